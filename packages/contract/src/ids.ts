@@ -1,0 +1,27 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+
+/** The prefix the spec fixes for the hub order id derivation; its `v1` follows the API version. */
+export const HUB_ORDER_ID_PREFIX = "service:v1:order:";
+
+/** hubOrderId: lowercase hex SHA-256 of `service:v1:order:` followed by the quoteId. */
+export function hubOrderId(quoteId: string): string {
+  return createHash("sha256")
+    .update(HUB_ORDER_ID_PREFIX + quoteId, "utf8")
+    .digest("hex");
+}
+
+/** A fresh request id for a call that arrived without one. */
+export function newRequestId(): string {
+  return randomUUID();
+}
+
+/** An opaque url-safe id: `<prefix>_<replica>_<random>`; the replica part lets the gateway route back. */
+export function newOpaqueId(prefix: string, replicaId: string): string {
+  return `${prefix}_${replicaId}_${randomBytes(16).toString("base64url")}`;
+}
+
+/** The replica that issued an opaque id, or undefined when the id is not in that shape. */
+export function replicaOfOpaqueId(id: string): string | undefined {
+  const parts = id.split("_");
+  return parts.length === 3 && parts[1] ? parts[1] : undefined;
+}
