@@ -5,3 +5,4 @@ export * from "./hub-error.js";
 export * from "./ids.js";
 export * from "./catalog.js";
 export * from "./hub-call.js";
+export * from "./route-table.js";
