@@ -1,0 +1,40 @@
+/** A token bucket's size and refill: `burst` tokens at most, `ratePerSecond` tokens back each second. */
+export interface BucketRule {
+  readonly ratePerSecond: number;
+  readonly burst: number;
+}
+
+/** What one take from a bucket decided, in the terms the RateLimit headers and back-off hints need. */
+export interface TakeResult {
+  readonly allowed: boolean;
+  /** The bucket's size (RateLimit-Limit). */
+  readonly limit: number;
+  /** Whole tokens left after this take (RateLimit-Remaining). */
+  readonly remaining: number;
+  /** Seconds until the bucket is full again (RateLimit-Reset). */
+  readonly resetSeconds: number;
+  /** Milliseconds until this take would be allowed; 0 when it was. */
+  readonly retryAfterMs: number;
+}
+
+/** A fixed window's count and the instant (epoch ms) the window ends. */
+export interface WindowCount {
+  readonly count: number;
+  readonly windowEndMs: number;
+}
+
+/**
+ * Shared counters: token buckets for rate pools and fixed windows for lockouts. In memory for one
+ * process, in Redis across replicas; both give the same answers for the same clock.
+ */
+export interface Counters {
+  /** Takes `cost` tokens (default 1) from the bucket at `key`; cost 0 reads the bucket without spending. */
+  take(key: string, rule: BucketRule, cost?: number): Promise<TakeResult>;
+  /** Counts one event in the current fixed window of `windowMs` at `key`. */
+  hit(key: string, windowMs: number): Promise<WindowCount>;
+  /** The current window's count at `key` without counting. */
+  peek(key: string, windowMs: number): Promise<WindowCount>;
+}
+
+/** The counters' clock: epoch milliseconds. Tests inject one instead of sleeping. */
+export type Clock = () => number;

@@ -1,0 +1,116 @@
+import { createHash } from "node:crypto";
+import type { Redis } from "ioredis";
+import type { Clock, Counters } from "./counters.js";
+import { describeBucket } from "./take-tokens.js";
+import { windowStart } from "./window-start.js";
+
+/** Where the Redis counters keep their keys and how long an idle bucket lives. */
+export interface RedisCountersConfig {
+  /** Prepended to every key, so deployments (and parallel tests) never share counters. */
+  readonly prefix: string;
+  readonly bucketIdleMs?: number;
+}
+
+// The same rule as takeTokens, in one atomic round trip. Tokens are stored with 17 significant digits
+// so Redis and memory round identically. The caller's clock decides idleness too (the TTL only frees
+// the memory), so tests can inject a clock and both backends agree.
+const TAKE_SCRIPT = `
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local cost = tonumber(ARGV[3])
+local now = tonumber(ARGV[4])
+local idle = tonumber(ARGV[5])
+local saved = redis.call('HMGET', KEYS[1], 't', 'u')
+local tokens = burst
+local updated = now
+local last = tonumber(saved[2])
+if saved[1] and last and now - last < idle then
+  local elapsed = now - last
+  if elapsed < 0 then elapsed = 0 end
+  tokens = math.min(burst, tonumber(saved[1]) + (elapsed * rate) / 1000)
+  if last > now then updated = last end
+end
+local allowed = 0
+if tokens >= cost then
+  tokens = tokens - cost
+  allowed = 1
+end
+local text = string.format('%.17g', tokens)
+redis.call('HSET', KEYS[1], 't', text, 'u', string.format('%.17g', updated))
+redis.call('PEXPIRE', KEYS[1], idle)
+return { allowed, text }
+`;
+
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return count
+`;
+
+interface Script {
+  readonly source: string;
+  readonly sha: string;
+}
+
+function script(source: string): Script {
+  return { source, sha: createHash("sha1").update(source).digest("hex") };
+}
+
+const take = script(TAKE_SCRIPT);
+const hit = script(HIT_SCRIPT);
+
+/**
+ * Counters shared by every replica through Redis. The caller owns the client (and quits it); give
+ * it a short command timeout, since a counter that cannot answer fails the call it guards.
+ */
+export function createRedisCounters(
+  config: RedisCountersConfig,
+  deps: { redis: Redis; clock?: Clock },
+): Counters {
+  const { redis } = deps;
+  const now = deps.clock ?? Date.now;
+  const bucketIdleMs = config.bucketIdleMs ?? 600_000;
+
+  async function run(s: Script, key: string, args: (string | number)[]): Promise<unknown> {
+    try {
+      return await redis.evalsha(s.sha, 1, key, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
+      return await redis.eval(s.source, 1, key, ...args);
+    }
+  }
+
+  function windowKey(key: string, windowMs: number, nowMs: number): string {
+    return `${config.prefix}w:${windowMs}:${windowStart(nowMs, windowMs)}:${key}`;
+  }
+
+  return {
+    async take(key, rule, cost = 1) {
+      const answer = (await run(take, `${config.prefix}b:${key}`, [
+        rule.ratePerSecond,
+        rule.burst,
+        cost,
+        now(),
+        bucketIdleMs,
+      ])) as [number, string];
+      return describeBucket(Number(answer[1]), answer[0] === 1, rule, cost);
+    },
+
+    async hit(key, windowMs) {
+      const nowMs = now();
+      const endMs = windowStart(nowMs, windowMs) + windowMs;
+      // Relative expiry, so a test clock far from Redis's own still expires the key after the window.
+      const count = (await run(hit, windowKey(key, windowMs, nowMs), [endMs - nowMs + 1000])) as number;
+      return { count, windowEndMs: endMs };
+    },
+
+    async peek(key, windowMs) {
+      const nowMs = now();
+      const value = await redis.get(windowKey(key, windowMs, nowMs));
+      return {
+        count: value === null ? 0 : Number(value),
+        windowEndMs: windowStart(nowMs, windowMs) + windowMs,
+      };
+    },
+  };
+}

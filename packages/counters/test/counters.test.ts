@@ -1,0 +1,156 @@
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { after, describe, test } from "node:test";
+import { Redis } from "ioredis";
+import { type Counters, createMemoryCounters, createRedisCounters } from "../src/index.js";
+
+interface Backend {
+  name: string;
+  skip: string | false;
+  make(clock: () => number, bucketIdleMs?: number): Counters;
+}
+
+const redisUrl = process.env.REDIS_URL;
+const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
+after(async () => {
+  await redis?.quit();
+});
+
+const backends: Backend[] = [
+  {
+    name: "memory",
+    skip: false,
+    make: (clock, bucketIdleMs) => createMemoryCounters({ bucketIdleMs }, { clock }),
+  },
+  {
+    name: "redis",
+    skip: redis ? false : "REDIS_URL is not set",
+    make: (clock, bucketIdleMs) =>
+      createRedisCounters(
+        { prefix: `test:counters:${randomUUID()}:`, bucketIdleMs },
+        { redis: redis!, clock },
+      ),
+  },
+];
+
+function manualClock(startMs = 1_700_000_000_000) {
+  let nowMs = startMs;
+  return {
+    now: () => nowMs,
+    advance(ms: number) {
+      nowMs += ms;
+    },
+  };
+}
+
+const rule = { ratePerSecond: 5, burst: 20 };
+
+for (const backend of backends) {
+  describe(`counters (${backend.name})`, { skip: backend.skip }, () => {
+    test("a bucket allows its burst, then refuses with the wait for the next token", async () => {
+      const clock = manualClock();
+      const counters = backend.make(clock.now);
+      for (let i = 0; i < 20; i++) {
+        const result = await counters.take("k", rule);
+        assert.equal(result.allowed, true);
+        assert.equal(result.remaining, 19 - i);
+        assert.equal(result.limit, 20);
+      }
+      const refused = await counters.take("k", rule);
+      assert.deepEqual(refused, {
+        allowed: false,
+        limit: 20,
+        remaining: 0,
+        resetSeconds: 4,
+        retryAfterMs: 200,
+      });
+    });
+
+    test("a bucket refills at its rate on the injected clock", async () => {
+      const clock = manualClock();
+      const counters = backend.make(clock.now);
+      for (let i = 0; i < 20; i++) await counters.take("k", rule);
+      clock.advance(199);
+      assert.equal((await counters.take("k", rule)).allowed, false);
+      clock.advance(1);
+      assert.equal((await counters.take("k", rule)).allowed, true);
+      clock.advance(1000);
+      const result = await counters.take("k", rule, 0);
+      assert.equal(result.remaining, 5);
+    });
+
+    test("buckets at different keys are independent", async () => {
+      const clock = manualClock();
+      const counters = backend.make(clock.now);
+      for (let i = 0; i < 20; i++) await counters.take("a", rule);
+      assert.equal((await counters.take("a", rule)).allowed, false);
+      assert.equal((await counters.take("b", rule)).remaining, 19);
+    });
+
+    test("a cost above one spends that many tokens and a refused cost spends none", async () => {
+      const clock = manualClock();
+      const counters = backend.make(clock.now);
+      assert.equal((await counters.take("k", rule, 18)).remaining, 2);
+      const refused = await counters.take("k", rule, 3);
+      assert.equal(refused.allowed, false);
+      assert.equal(refused.retryAfterMs, 200);
+      assert.equal((await counters.take("k", rule, 2)).allowed, true);
+    });
+
+    test("concurrent takes never spend more than the burst", async () => {
+      const clock = manualClock();
+      const counters = backend.make(clock.now);
+      const results = await Promise.all(Array.from({ length: 50 }, () => counters.take("k", rule)));
+      assert.equal(results.filter((r) => r.allowed).length, 20);
+    });
+
+    test("a bucket idle for the idle time is dropped and starts full", async () => {
+      const clock = manualClock();
+      const counters = backend.make(clock.now, 600_000);
+      for (let i = 0; i < 20; i++) await counters.take("k", { ratePerSecond: 0.001, burst: 20 });
+      clock.advance(599_000);
+      assert.equal((await counters.take("k", { ratePerSecond: 0.001, burst: 20 }, 0)).remaining, 0);
+      clock.advance(600_000);
+      assert.equal((await counters.take("k", { ratePerSecond: 0.001, burst: 20 }, 0)).remaining, 20);
+    });
+
+    test("a fixed window counts hits and says when it ends", async () => {
+      const clock = manualClock(60_000 * 1_000_000 + 10_000);
+      const counters = backend.make(clock.now);
+      assert.deepEqual(await counters.peek("ip", 60_000), { count: 0, windowEndMs: 60_000 * 1_000_001 });
+      for (let i = 1; i <= 3; i++) {
+        assert.deepEqual(await counters.hit("ip", 60_000), { count: i, windowEndMs: 60_000 * 1_000_001 });
+      }
+      assert.deepEqual(await counters.peek("ip", 60_000), { count: 3, windowEndMs: 60_000 * 1_000_001 });
+    });
+
+    test("a new window starts from zero at the window's end", async () => {
+      const clock = manualClock(60_000 * 1_000_000 + 59_999);
+      const counters = backend.make(clock.now);
+      await counters.hit("ip", 60_000);
+      await counters.hit("ip", 60_000);
+      clock.advance(1);
+      assert.deepEqual(await counters.peek("ip", 60_000), { count: 0, windowEndMs: 60_000 * 1_000_002 });
+      assert.equal((await counters.hit("ip", 60_000)).count, 1);
+    });
+
+    test("concurrent hits are each counted once", async () => {
+      const clock = manualClock();
+      const counters = backend.make(clock.now);
+      const counts = await Promise.all(Array.from({ length: 30 }, () => counters.hit("ip", 60_000)));
+      assert.deepEqual(
+        counts.map((c) => c.count).sort((a, b) => a - b),
+        Array.from({ length: 30 }, (_, i) => i + 1),
+      );
+    });
+  });
+}
+
+test("memory counters stay bounded: past the cap the least recently used bucket is dropped", async () => {
+  const counters = createMemoryCounters({ maxEntries: 3 }, { clock: () => 0 });
+  for (const key of ["a", "b", "c"]) await counters.take(key, rule, 20);
+  await counters.take("a", rule, 0);
+  await counters.take("d", rule, 20);
+  assert.equal((await counters.take("a", rule, 0)).remaining, 0);
+  assert.equal((await counters.take("b", rule, 0)).remaining, 20);
+});
