@@ -1,4 +1,4 @@
-import { type ErrorCode, carriesMessage, errorCatalogue } from "./error-catalogue.js";
+import { carriesMessage, type ErrorCode, errorCatalogue } from "./error-catalogue.js";
 
 /** One error entry of the envelope. */
 export interface ErrorEntry {

@@ -22,6 +22,9 @@ export function newOpaqueId(prefix: string, replicaId: string): string {
 
 /** The replica that issued an opaque id, or undefined when the id is not in that shape. */
 export function replicaOfOpaqueId(id: string): string | undefined {
-  const parts = id.split("_");
-  return parts.length === 3 && parts[1] ? parts[1] : undefined;
+  // The random part is base64url and may itself contain `_`; prefix and replica never do.
+  const first = id.indexOf("_");
+  const second = id.indexOf("_", first + 1);
+  if (first <= 0 || second <= first + 1 || second === id.length - 1) return undefined;
+  return id.slice(first + 1, second);
 }

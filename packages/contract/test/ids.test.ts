@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { hubOrderId, replicaOfOpaqueId, newOpaqueId } from "../src/index.js";
+import { hubOrderId, newOpaqueId, replicaOfOpaqueId } from "../src/index.js";
 
 test("hubOrderId is lowercase hex SHA-256 of service:v1:order: followed by the quoteId (fixed vector)", () => {
   assert.equal(
@@ -14,4 +14,10 @@ test("an opaque id names the replica that issued it", () => {
   assert.match(id, /^q_r7_[A-Za-z0-9_-]{22}$/);
   assert.equal(replicaOfOpaqueId(id), "r7");
   assert.equal(replicaOfOpaqueId("no-replica-here"), undefined);
+});
+
+test("the replica is read correctly when the random part of an opaque id contains underscores", () => {
+  assert.equal(replicaOfOpaqueId("q_r7_ab_cd_ef"), "r7");
+  assert.equal(replicaOfOpaqueId("q__abc"), undefined);
+  assert.equal(replicaOfOpaqueId("q_r7_"), undefined);
 });

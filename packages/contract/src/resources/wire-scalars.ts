@@ -1,0 +1,78 @@
+import { z } from "zod";
+
+/** CAIP-2 chain domain, e.g. `eip155:31337` or `solana:<32 chars of the genesis hash>`; case-sensitive. */
+export const chainDomainSchema = z
+  .string()
+  .regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/, "must be a CAIP-2 chain domain such as eip155:1")
+  .meta({ id: "ChainDomain", description: "CAIP-2 chain domain, e.g. `eip155:31337`. Case-sensitive." });
+
+/** CAIP-19 asset key, e.g. `eip155:31337/erc20:0xabc...` or the native coin `eip155:31337/slip44:60`. */
+export const assetKeySchema = z
+  .string()
+  .regex(
+    /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}\/[-a-z0-9]{3,8}:[-.%a-zA-Z0-9]{1,128}(\/[-.%a-zA-Z0-9]{1,78})?$/,
+    "must be a CAIP-19 asset key such as eip155:1/erc20:0x...",
+  )
+  .meta({
+    id: "AssetKey",
+    description:
+      "CAIP-19 asset key as the catalog lists it, e.g. `eip155:31337/erc20:0x…` (address lowercase) or `eip155:31337/slip44:60` for the native coin.",
+  });
+
+const UINT256_MAX = (1n << 256n) - 1n;
+
+/** A non-negative integer amount in base units as a decimal string, no sign, no leading zeros, at most 2^256-1. */
+export const baseUnitsSchema = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,77})$/, "must be a decimal string of base units without sign or leading zeros")
+  .refine((value) => !/^[0-9]+$/.test(value) || BigInt(value) <= UINT256_MAX, "must not exceed 2^256-1")
+  .meta({
+    id: "BaseUnits",
+    description:
+      "Amount in the asset's base units as a decimal string (no sign, no leading zeros, ≤ 2^256-1).",
+  });
+
+/** A positive amount in base units (decimal string greater than zero). */
+export const positiveBaseUnitsSchema = baseUnitsSchema.refine(
+  (value) => value !== "0",
+  "must be greater than 0",
+);
+
+/** RFC 3339 UTC timestamp with milliseconds, e.g. `2026-01-02T03:04:05.678Z`. */
+export const timestampSchema = z
+  .string()
+  .regex(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/,
+    "must be an RFC 3339 UTC timestamp with milliseconds",
+  )
+  .meta({
+    id: "Timestamp",
+    description: "RFC 3339 UTC timestamp with milliseconds, e.g. `2026-01-02T03:04:05.678Z`.",
+  });
+
+/** A 32-byte value as lowercase 0x hex: on-chain order ids, transaction hashes, artifact hashes. */
+export const hex32Schema = z
+  .string()
+  .regex(/^0x[0-9a-f]{64}$/, "must be 32 bytes as lowercase 0x-prefixed hex")
+  .meta({ id: "Hex32", description: "32 bytes as lowercase `0x`-prefixed hex." });
+
+/** Arbitrary bytes as lowercase 0x hex (calldata, callback data). */
+export const hexDataSchema = z
+  .string()
+  .regex(/^0x([0-9a-f]{2})*$/, "must be bytes as lowercase 0x-prefixed hex")
+  .meta({ id: "HexData", description: "Bytes as lowercase `0x`-prefixed hex (`0x` when empty)." });
+
+/** A 20-byte EVM address as lowercase 0x hex, as the hub writes it in its answers. */
+export const evmAddressSchema = z
+  .string()
+  .regex(/^0x[0-9a-f]{40}$/, "must be a lowercase 0x-prefixed 20-byte address")
+  .meta({ id: "EvmAddress", description: "EVM address, lowercase `0x`-prefixed hex." });
+
+/** An account on any chain family: an EVM address (0x hex) or a base58 Solana public key. */
+export const accountSchema = z.string().min(1).meta({
+  id: "Account",
+  description: "An account on its chain: `0x` hex on EVM chains, base58 public key on Solana.",
+});
+
+/** A block height as a non-negative integer. */
+export const blockNumberSchema = z.number().int().nonnegative();
