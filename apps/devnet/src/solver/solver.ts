@@ -1,0 +1,709 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { DevnetAccount, DevnetChain, DevnetManifest } from "@hub/chain";
+import {
+  type Address,
+  BaseError,
+  concat,
+  decodeEventLog,
+  type Hex,
+  maxUint256,
+  type TransactionReceipt,
+} from "viem";
+import { type Clock, createSystemClock } from "../aggregator/clock.js";
+import { decodeInteropAddress, encodeInteropAddress } from "../aggregator/interop-address.js";
+import type {
+  OrderStatus,
+  SolverOrderResponse,
+  SolverPostOrderResponse,
+  TransactionType,
+} from "../aggregator/oif-order.js";
+import { statusOrder } from "../aggregator/oif-order.js";
+import type { OifOrder, SolverQuote } from "../aggregator/oif-quote.js";
+import { getQuoteRequestSchema, validateQuoteRequest } from "../aggregator/oif-quote-request.js";
+import type { FaultKnobs } from "../faults/fault-knobs.js";
+import { permit2OrderPayload, receiveWithAuthorizationPayload, type TokenDomain } from "./order-payloads.js";
+import {
+  erc20Abi,
+  escrowOrderStatus,
+  inputOracleAbi,
+  inputSettlerEscrowAbi,
+  outputSettlerAbi,
+} from "./solver-abis.js";
+import { createSolverChainClients, type SolverChainClient } from "./solver-chain-clients.js";
+import { SolverError } from "./solver-error.js";
+import {
+  addressToBytes32,
+  computeOrderIdentifier,
+  fillDescriptionHash,
+  type StandardOrder,
+  standardOrderToJson,
+} from "./standard-order.js";
+
+/** The assets a devnet solver bridges: each one to the same asset on another devnet chain. */
+export const bridgedAssetKinds = ["usdc", "token", "wrappedNative"] as const;
+export type BridgedAssetKind = (typeof bridgedAssetKinds)[number];
+
+export interface SolverConfig {
+  id: string;
+  name?: string;
+  /** The solver's own funded key (one of manifest.solvers). */
+  account: DevnetAccount;
+  manifest: DevnetManifest;
+  /** Price: the output is the input less this many basis points. */
+  spreadBps: number;
+  /** Added before every quote answer: how slow this solver is to quote. */
+  quoteLatencyMs?: number;
+  /** The eta the solver announces, in seconds. */
+  etaSeconds?: number;
+  quoteValiditySeconds?: number;
+  fillDeadlineSeconds?: number;
+  expiresSeconds?: number;
+  /** Period of the background work loop. */
+  pollIntervalMs?: number;
+  clock?: Clock;
+  faults?: FaultKnobs;
+  logger?: { warn(fields: object, message: string): void };
+}
+
+export interface SolverAssets {
+  networks: Record<
+    string,
+    { chain_id: number; assets: { address: string; symbol: string; decimals: number }[] }
+  >;
+}
+
+export interface Solver {
+  readonly id: string;
+  readonly address: Address;
+  readonly quoteLatencyMs: number;
+  quote(body: unknown): Promise<{ quotes: SolverQuote[] }>;
+  submitOrder(body: unknown): Promise<SolverPostOrderResponse>;
+  getOrder(orderId: string): SolverOrderResponse;
+  assets(): Promise<SolverAssets>;
+  /** Approves the output settlers and starts the background work loop. */
+  start(): Promise<void>;
+  /** Stops the work loop after the step in progress. */
+  stop(): Promise<void>;
+}
+
+interface StoredQuote {
+  quoteId: string;
+  orderType: OifOrder["type"];
+  order: StandardOrder;
+  orderId: Hex;
+  validUntil: number;
+  origin: DevnetChain;
+  destination: DevnetChain;
+  preview: SolverQuote["preview"];
+}
+
+interface OrderRecord {
+  orderId: Hex;
+  quote: StoredQuote;
+  signature?: Hex;
+  status: OrderStatus;
+  createdAt: number;
+  updatedAt: number;
+  openTx?: Hex;
+  fillTx?: Hex;
+  fillTimestamp?: number;
+  claimTx?: Hex;
+}
+
+const terminal = (status: OrderStatus) =>
+  status === "finalized" || status === "refunded" || typeof status === "object";
+
+function errorText(error: unknown): string {
+  if (error instanceof BaseError) return error.shortMessage;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A devnet OIF solver: quotes same-asset bridges between devnet chains, then opens, fills and claims on chain. */
+export function createSolver(config: SolverConfig): Solver {
+  const clock = config.clock ?? createSystemClock();
+  const quoteValiditySeconds = config.quoteValiditySeconds ?? 60;
+  const fillDeadlineSeconds = config.fillDeadlineSeconds ?? 300;
+  const expiresSeconds = config.expiresSeconds ?? 600;
+  const pollIntervalMs = config.pollIntervalMs ?? 1000;
+  const etaSeconds = config.etaSeconds ?? 60;
+  const clients = createSolverChainClients(config.manifest, config.account);
+  const solverAddress = config.account.address;
+  const solverBytes32 = addressToBytes32(solverAddress);
+  const quotes = new Map<string, StoredQuote>();
+  const orders = new Map<string, OrderRecord>();
+  const tokenDomains = new Map<string, TokenDomain>();
+  const tokenMeta = new Map<string, { symbol: string; decimals: number }>();
+  const nowSeconds = () => Math.floor(clock.nowMs() / 1000);
+
+  let running = false;
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<void> | undefined;
+
+  function client(chainId: number | bigint): SolverChainClient {
+    const found = clients.get(Number(chainId));
+    if (!found) throw new Error(`no client for chain ${chainId}`);
+    return found;
+  }
+
+  function kindOf(chain: DevnetChain, address: string): BridgedAssetKind | undefined {
+    return bridgedAssetKinds.find((k) => chain.contracts[k].toLowerCase() === address.toLowerCase());
+  }
+
+  async function tokenDomain(chain: DevnetChain, token: Address): Promise<TokenDomain> {
+    const key = `${chain.chainId}:${token}`;
+    const cached = tokenDomains.get(key);
+    if (cached) return cached;
+    const { publicClient } = client(chain.chainId);
+    const [name, version] = await Promise.all([
+      publicClient.readContract({ address: token, abi: erc20Abi, functionName: "name" }),
+      publicClient.readContract({ address: token, abi: erc20Abi, functionName: "version" }),
+    ]);
+    const domain = { name, version };
+    tokenDomains.set(key, domain);
+    return domain;
+  }
+
+  async function quote(body: unknown): Promise<{ quotes: SolverQuote[] }> {
+    const parsed = getQuoteRequestSchema.safeParse(body);
+    if (!parsed.success) throw new SolverError(400, "INVALID_REQUEST", parsed.error.message);
+    const request = parsed.data;
+    const problem = validateQuoteRequest(request);
+    if (problem) throw new SolverError(400, "VALIDATION_ERROR", problem);
+    const { intent } = request;
+    if (intent.inputs.length !== 1)
+      throw new SolverError(400, "INVALID_REQUEST", "multi-input quote requests are not supported yet");
+    if (intent.outputs.length !== 1)
+      throw new SolverError(400, "INVALID_REQUEST", "exactly one output is supported");
+    const input = intent.inputs[0]!;
+    const output = intent.outputs[0]!;
+    const user = decodeInteropAddress(request.user);
+    const inputAsset = decodeInteropAddress(input.asset);
+    const outputAsset = decodeInteropAddress(output.asset);
+    const receiver = decodeInteropAddress(output.receiver);
+    if (!user || !inputAsset || !outputAsset || !receiver)
+      throw new SolverError(400, "INVALID_REQUEST", "addresses must be ERC-7930 eip155 interop addresses");
+    const origin = config.manifest.chains.find((c) => c.chainId === inputAsset.chainId);
+    const destination = config.manifest.chains.find((c) => c.chainId === outputAsset.chainId);
+    if (!origin || !destination)
+      throw new SolverError(422, "UNSUPPORTED_ASSET", "chain not served by this solver");
+    if (origin.chainId === destination.chainId)
+      throw new SolverError(422, "UNSUPPORTED_ASSET", "this solver only bridges between chains");
+    const kind = kindOf(origin, inputAsset.address);
+    if (!kind || kindOf(destination, outputAsset.address) !== kind)
+      throw new SolverError(422, "UNSUPPORTED_ASSET", "input and output must be the same declared asset");
+
+    const keep = 10_000n - BigInt(config.spreadBps);
+    let amountIn: bigint;
+    let amountOut: bigint;
+    if (intent.swapType === "exact-output") {
+      amountOut = BigInt(output.amount!);
+      amountIn = (amountOut * 10_000n + keep - 1n) / keep;
+    } else {
+      amountIn = BigInt(input.amount!);
+      amountOut = (amountIn * keep) / 10_000n;
+    }
+    if (amountOut === 0n) throw new SolverError(422, "INSUFFICIENT_LIQUIDITY", "amount too small");
+
+    const schemes = intent.originSubmission?.schemes ?? [];
+    const wants3009 = schemes.includes("eip3009") || schemes.includes("eip-3009");
+    const orderType: OifOrder["type"] = wants3009 && kind === "usdc" ? "oif-3009-v0" : "oif-escrow-v0";
+    if (!request.supportedTypes.includes(orderType))
+      throw new SolverError(
+        422,
+        "UNSUPPORTED_SETTLEMENT",
+        `this request needs ${orderType}, not in supportedTypes`,
+      );
+
+    const outputToken = destination.contracts[kind];
+    const balance = await client(destination.chainId).publicClient.readContract({
+      address: outputToken,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [solverAddress],
+    });
+    if (balance < amountOut)
+      throw new SolverError(422, "INSUFFICIENT_LIQUIDITY", "not enough output liquidity");
+
+    const now = nowSeconds();
+    const order: StandardOrder = {
+      user: user.address,
+      nonce: BigInt(`0x${randomBytes(12).toString("hex")}`),
+      originChainId: BigInt(origin.chainId),
+      expires: now + expiresSeconds,
+      fillDeadline: now + fillDeadlineSeconds,
+      inputOracle: origin.contracts.committeeOracle,
+      inputs: [[BigInt(origin.contracts[kind]), amountIn]],
+      outputs: [
+        {
+          oracle: addressToBytes32(destination.contracts.committeeOracle),
+          settler: addressToBytes32(destination.contracts.outputSettler),
+          chainId: BigInt(destination.chainId),
+          token: addressToBytes32(outputToken),
+          amount: amountOut,
+          recipient: addressToBytes32(receiver.address),
+          callbackData: "0x",
+          context: "0x",
+        },
+      ],
+    };
+    const orderId = computeOrderIdentifier(order, origin.contracts.inputSettlerEscrow);
+    const quoteId = randomUUID();
+    const preview = {
+      inputs: [
+        { user: input.user.toLowerCase(), asset: input.asset.toLowerCase(), amount: amountIn.toString() },
+      ],
+      outputs: [
+        {
+          receiver: output.receiver.toLowerCase(),
+          asset: output.asset.toLowerCase(),
+          amount: amountOut.toString(),
+        },
+      ],
+    };
+    let oifOrder: OifOrder;
+    if (orderType === "oif-3009-v0") {
+      const token = origin.contracts.usdc;
+      oifOrder = {
+        type: "oif-3009-v0",
+        payload: receiveWithAuthorizationPayload(
+          order,
+          orderId,
+          token,
+          await tokenDomain(origin, token),
+          origin.contracts.inputSettlerEscrow,
+        ),
+        metadata: {
+          user: encodeInteropAddress(origin.chainId, order.user),
+          nonce: order.nonce.toString(),
+          originChainId: origin.chainId,
+          expires: order.expires,
+          fillDeadline: order.fillDeadline,
+          inputOracle: order.inputOracle.toLowerCase(),
+          inputs: [
+            {
+              chainId: origin.chainId,
+              asset: token.toLowerCase(),
+              amount: amountIn.toString(),
+              user: order.user,
+            },
+          ],
+          outputs: [
+            {
+              chainId: destination.chainId,
+              asset: outputToken.toLowerCase(),
+              amount: amountOut.toString(),
+              receiver: receiver.address,
+              oracle: destination.contracts.committeeOracle.toLowerCase(),
+              settler: destination.contracts.outputSettler.toLowerCase(),
+            },
+          ],
+          orderId,
+          standardOrder: standardOrderToJson(order),
+        },
+      };
+    } else {
+      oifOrder = {
+        type: "oif-escrow-v0",
+        payload: permit2OrderPayload(order, origin.contracts.permit2, origin.contracts.inputSettlerEscrow),
+      };
+    }
+    quotes.set(quoteId, {
+      quoteId,
+      orderType,
+      order,
+      orderId,
+      validUntil: now + quoteValiditySeconds,
+      origin,
+      destination,
+      preview,
+    });
+    return {
+      quotes: [
+        {
+          order: oifOrder,
+          validUntil: now + quoteValiditySeconds,
+          eta: etaSeconds,
+          quoteId,
+          provider: config.name ?? config.id,
+          failureHandling: intent.failureHandling?.[0] ?? "refund-automatic",
+          partialFill: false,
+          preview,
+        },
+      ],
+    };
+  }
+
+  function normaliseSignature(signature: string, orderType: OifOrder["type"]): Hex {
+    const hex = (signature.startsWith("0x") ? signature : `0x${signature}`).toLowerCase() as Hex;
+    const bytes = (hex.length - 2) / 2;
+    const scheme: Hex = orderType === "oif-3009-v0" ? "0x01" : "0x00";
+    if (bytes === 65) return concat([scheme, hex]);
+    if (bytes === 66 && hex.slice(2, 4) === scheme.slice(2)) return hex;
+    throw new SolverError(
+      422,
+      "SOLVER_REJECTED",
+      `signature must be 65 bytes, or 66 bytes starting with the ${scheme} scheme byte`,
+    );
+  }
+
+  async function submitOrder(body: unknown): Promise<SolverPostOrderResponse> {
+    if (config.faults?.get(config.id).refuseOrders)
+      throw new SolverError(422, "SOLVER_REJECTED", `solver ${config.id} refuses new orders`);
+    const request = (body ?? {}) as { quoteId?: unknown; signature?: unknown };
+    if (typeof request.quoteId !== "string")
+      throw new SolverError(
+        400,
+        "INVALID_REQUEST",
+        "this solver only takes orders against its own quotes (quoteId)",
+      );
+    const stored = quotes.get(request.quoteId);
+    if (!stored || nowSeconds() > stored.validUntil)
+      throw new SolverError(400, "QUOTE_NOT_FOUND", `quote ${request.quoteId} not found or expired`);
+    const key = stored.orderId.slice(2);
+    const existing = orders.get(key);
+    const accepted = (record: OrderRecord): SolverPostOrderResponse => ({
+      orderId: record.orderId.slice(2),
+      status: "received",
+      message: record.signature
+        ? "Signed order accepted; the solver opens it on the origin chain"
+        : "Registration accepted; the solver fills the order once its Open is seen on the origin chain",
+      order: standardOrderToJson(record.quote.order),
+    });
+    if (existing) return accepted(existing);
+
+    const rawSignature = typeof request.signature === "string" ? request.signature : "";
+    let signature: Hex | undefined;
+    if (rawSignature !== "" && rawSignature !== "0x") {
+      signature = normaliseSignature(rawSignature, stored.orderType);
+      const origin = client(stored.origin.chainId);
+      try {
+        await origin.publicClient.simulateContract({
+          account: origin.walletClient.account,
+          address: stored.origin.contracts.inputSettlerEscrow,
+          abi: inputSettlerEscrowAbi,
+          functionName: "openFor",
+          args: [stored.order, stored.order.user, signature],
+        });
+      } catch (error) {
+        throw new SolverError(422, "SOLVER_REJECTED", `openFor would revert: ${errorText(error)}`);
+      }
+    }
+    const now = nowSeconds();
+    const record: OrderRecord = {
+      orderId: stored.orderId,
+      quote: stored,
+      ...(signature ? { signature } : {}),
+      status: "created",
+      createdAt: now,
+      updatedAt: now,
+    };
+    orders.set(key, record);
+    return accepted(record);
+  }
+
+  function reportedStatus(record: OrderRecord): { status: unknown; hideFill: boolean } {
+    const faults = config.faults;
+    const knobs = faults?.get(config.id) ?? {};
+    let status: unknown = record.status;
+    const rank = statusOrder.indexOf(record.status as (typeof statusOrder)[number]);
+    if (knobs.stallAfterExecuted && rank > statusOrder.indexOf("executed")) status = "executed";
+    const reportedRank = statusOrder.indexOf(status as (typeof statusOrder)[number]);
+    if (faults && knobs.reportOnce === "unknown") {
+      faults.takeReportOnce(config.id);
+      status = "postFilled";
+    } else if (faults && knobs.reportOnce === "backwards" && reportedRank > 0) {
+      faults.takeReportOnce(config.id);
+      status = statusOrder[reportedRank - 1];
+    }
+    return { status, hideFill: knobs.stallAfterExecuted === true };
+  }
+
+  function getOrder(orderId: string): SolverOrderResponse {
+    const record = orders.get(orderId.toLowerCase().replace(/^0x/, ""));
+    if (!record) throw new SolverError(400, "ORDER_NOT_FOUND", `order ${orderId} not found`);
+    const { status, hideFill } = reportedStatus(record);
+    const { quote: stored } = record;
+    const fillStatus =
+      typeof record.status === "object" && record.status.failed[0] === "Fill" ? "failed" : undefined;
+    return {
+      id: record.orderId,
+      status,
+      createdAt: record.createdAt,
+      updatedAt: record.updatedAt,
+      quoteId: stored.quoteId,
+      inputAmounts: stored.preview.inputs.map((i) => ({ asset: i.asset, amount: i.amount! })),
+      outputAmounts: stored.preview.outputs.map((o) => ({ asset: o.asset, amount: o.amount! })),
+      settlement: {
+        type: "escrow",
+        data: {
+          raw_order_data: standardOrderToJson(stored.order),
+          signature: record.signature ?? null,
+          nonce: stored.order.nonce.toString(),
+          expires: stored.order.expires,
+        },
+      },
+      fillTransaction:
+        record.fillTx && !hideFill
+          ? {
+              hash: record.fillTx,
+              status: fillStatus ?? (record.fillTimestamp !== undefined ? "executed" : "pending"),
+              timestamp: record.fillTimestamp ?? record.updatedAt,
+            }
+          : null,
+    };
+  }
+
+  async function assets(): Promise<SolverAssets> {
+    const networks: SolverAssets["networks"] = {};
+    for (const chain of config.manifest.chains) {
+      const list = [];
+      for (const kind of bridgedAssetKinds) {
+        const address = chain.contracts[kind];
+        const key = `${chain.chainId}:${address}`;
+        let meta = tokenMeta.get(key);
+        if (!meta) {
+          const { publicClient } = client(chain.chainId);
+          const [symbol, decimals] = await Promise.all([
+            publicClient.readContract({ address, abi: erc20Abi, functionName: "symbol" }),
+            publicClient.readContract({ address, abi: erc20Abi, functionName: "decimals" }),
+          ]);
+          meta = { symbol, decimals };
+          tokenMeta.set(key, meta);
+        }
+        list.push({ address: encodeInteropAddress(chain.chainId, address), ...meta });
+      }
+      networks[String(chain.chainId)] = { chain_id: chain.chainId, assets: list };
+    }
+    return { networks };
+  }
+
+  function move(record: OrderRecord, status: OrderStatus): true {
+    record.status = status;
+    record.updatedAt = nowSeconds();
+    return true;
+  }
+
+  function fail(record: OrderRecord, stage: TransactionType, message: string): true {
+    return move(record, { failed: [stage, message] });
+  }
+
+  async function receipt(chain: SolverChainClient, hash: Hex): Promise<TransactionReceipt | undefined> {
+    try {
+      return await chain.publicClient.getTransactionReceipt({ hash });
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function escrowStatus(record: OrderRecord): Promise<number> {
+    return client(record.quote.origin.chainId).publicClient.readContract({
+      address: record.quote.origin.contracts.inputSettlerEscrow,
+      abi: inputSettlerEscrowAbi,
+      functionName: "orderStatus",
+      args: [record.orderId],
+    });
+  }
+
+  // One move of the order's state machine; true when it moved and the next move may follow at once.
+  async function advance(record: OrderRecord): Promise<boolean> {
+    const { quote: stored } = record;
+    const origin = client(stored.origin.chainId);
+    const destination = client(stored.destination.chainId);
+    const escrow = stored.origin.contracts.inputSettlerEscrow;
+    const output = stored.order.outputs[0]!;
+    const failAt = config.faults?.get(config.id).failAt;
+    switch (record.status) {
+      case "created": {
+        if (failAt === "Prepare") return fail(record, "Prepare", "solver failed before opening the order");
+        if (record.signature) {
+          try {
+            record.openTx = await origin.walletClient.writeContract({
+              address: escrow,
+              abi: inputSettlerEscrowAbi,
+              functionName: "openFor",
+              args: [stored.order, stored.order.user, record.signature],
+            });
+          } catch (error) {
+            return fail(record, "Prepare", `openFor failed: ${errorText(error)}`);
+          }
+          return move(record, "pending");
+        }
+        const opened = await origin.publicClient.getContractEvents({
+          address: escrow,
+          abi: inputSettlerEscrowAbi,
+          eventName: "Open",
+          args: { orderId: record.orderId },
+          fromBlock: BigInt(stored.origin.deployBlock),
+        });
+        if (opened[0]) {
+          record.openTx = opened[0].transactionHash;
+          return move(record, "executing");
+        }
+        if (nowSeconds() > stored.order.fillDeadline)
+          return fail(record, "Prepare", "the order was not opened before its fill deadline");
+        return false;
+      }
+      case "pending": {
+        const mined = await receipt(origin, record.openTx!);
+        if (!mined) return false;
+        if (mined.status !== "success")
+          return fail(record, "Prepare", `openFor reverted in ${record.openTx}`);
+        return move(record, "executing");
+      }
+      case "executing": {
+        if (!record.fillTx) {
+          if (failAt === "Fill") return fail(record, "Fill", "solver failed before filling the output");
+          const onChain = await escrowStatus(record);
+          if (onChain === escrowOrderStatus.Refunded) return move(record, "refunded");
+          if (onChain !== escrowOrderStatus.Deposited)
+            return fail(record, "Fill", `escrow holds no deposit for the order (status ${onChain})`);
+          try {
+            record.fillTx = await destination.walletClient.writeContract({
+              address: stored.destination.contracts.outputSettler,
+              abi: outputSettlerAbi,
+              functionName: "fill",
+              args: [record.orderId, output, stored.order.fillDeadline, solverBytes32],
+            });
+          } catch (error) {
+            return fail(record, "Fill", `fill failed: ${errorText(error)}`);
+          }
+          record.updatedAt = nowSeconds();
+          return true;
+        }
+        const mined = await receipt(destination, record.fillTx);
+        if (!mined) return false;
+        if (mined.status !== "success") return fail(record, "Fill", `fill reverted in ${record.fillTx}`);
+        for (const log of mined.logs) {
+          try {
+            const event = decodeEventLog({ abi: outputSettlerAbi, data: log.data, topics: log.topics });
+            if (event.eventName === "OutputFilled" && event.args.orderId === record.orderId)
+              record.fillTimestamp = event.args.timestamp;
+          } catch {
+            // Logs of other contracts (the token's Transfer) do not decode with this ABI.
+          }
+        }
+        if (record.fillTimestamp === undefined)
+          return fail(record, "Fill", `no OutputFilled for the order in ${record.fillTx}`);
+        return move(record, "executed");
+      }
+      case "executed":
+        if (failAt === "PostFill") return fail(record, "PostFill", "solver failed after the fill");
+        return move(record, "settling");
+      case "settling": {
+        const proven = await origin.publicClient.readContract({
+          address: stored.order.inputOracle,
+          abi: inputOracleAbi,
+          functionName: "isProven",
+          args: [
+            output.chainId,
+            output.oracle,
+            output.settler,
+            fillDescriptionHash(solverBytes32, record.orderId, record.fillTimestamp!, output),
+          ],
+        });
+        if (proven) return move(record, "settled");
+        if ((await escrowStatus(record)) === escrowOrderStatus.Refunded) return move(record, "refunded");
+        return false;
+      }
+      case "settled": {
+        if (!record.claimTx) {
+          if (failAt === "PreClaim") return fail(record, "PreClaim", "solver failed before claiming");
+          if (failAt === "Claim") return fail(record, "Claim", "solver failed to claim");
+          try {
+            record.claimTx = await origin.walletClient.writeContract({
+              address: escrow,
+              abi: inputSettlerEscrowAbi,
+              functionName: "finalise",
+              args: [
+                stored.order,
+                [{ timestamp: record.fillTimestamp!, solver: solverBytes32 }],
+                solverBytes32,
+                "0x",
+              ],
+            });
+          } catch (error) {
+            return fail(record, "Claim", `finalise failed: ${errorText(error)}`);
+          }
+          record.updatedAt = nowSeconds();
+          return true;
+        }
+        const mined = await receipt(origin, record.claimTx);
+        if (!mined) return false;
+        if (mined.status !== "success")
+          return fail(record, "Claim", `finalise reverted in ${record.claimTx}`);
+        return move(record, "finalized");
+      }
+      default:
+        return false;
+    }
+  }
+
+  async function tick(): Promise<void> {
+    for (const record of orders.values()) {
+      if (!running) return;
+      try {
+        for (let moves = 0; moves < 8 && !terminal(record.status) && (await advance(record)); moves++);
+      } catch (error) {
+        config.logger?.warn(
+          { solverId: config.id, orderId: record.orderId, err: errorText(error) },
+          "solver step failed",
+        );
+      }
+    }
+  }
+
+  function schedule(): void {
+    timer = setTimeout(() => {
+      inFlight = tick().finally(() => {
+        inFlight = undefined;
+        if (running) schedule();
+      });
+    }, pollIntervalMs);
+  }
+
+  async function approveOutputSettlers(): Promise<void> {
+    for (const chain of config.manifest.chains) {
+      const { publicClient, walletClient } = client(chain.chainId);
+      for (const kind of bridgedAssetKinds) {
+        const token = chain.contracts[kind];
+        const allowance = await publicClient.readContract({
+          address: token,
+          abi: erc20Abi,
+          functionName: "allowance",
+          args: [solverAddress, chain.contracts.outputSettler],
+        });
+        if (allowance > maxUint256 / 2n) continue;
+        const hash = await walletClient.writeContract({
+          address: token,
+          abi: erc20Abi,
+          functionName: "approve",
+          args: [chain.contracts.outputSettler, maxUint256],
+        });
+        const mined = await publicClient.waitForTransactionReceipt({ hash });
+        if (mined.status !== "success")
+          throw new Error(`approve of ${token} on ${chain.chainDomain} reverted`);
+      }
+    }
+  }
+
+  return {
+    id: config.id,
+    address: solverAddress,
+    quoteLatencyMs: config.quoteLatencyMs ?? 0,
+    quote,
+    submitOrder,
+    getOrder,
+    assets,
+    async start() {
+      if (running) return;
+      await approveOutputSettlers();
+      running = true;
+      schedule();
+    },
+    async stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      await inFlight;
+    },
+  };
+}
