@@ -1,0 +1,51 @@
+import { join } from "node:path";
+import { type AccessStore, createAccessStore } from "./access-store.js";
+import { migrationsDir } from "./migrations-dir.js";
+import { createPgliteClient } from "./pglite-client.js";
+import { createPostgresClient } from "./postgres-client.js";
+import { loadMigrations, type MigrationResult, runMigrations } from "./run-migrations.js";
+import type { SqlClient } from "./sql-client.js";
+
+export interface StoreConfig {
+  /** A PostgreSQL server; unset uses the embedded PGlite under dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** Apply pending migrations on open (default true). */
+  migrate?: boolean;
+}
+
+export interface Store {
+  /** The shared client: later stores (quotes, orders, reservations, chain facts) are built on it. */
+  readonly sql: SqlClient;
+  readonly access: AccessStore;
+  /** What the open applied; `applied` is empty when migrate was false or nothing was pending. */
+  readonly migrations: MigrationResult;
+  close(): Promise<void>;
+}
+
+/** The embedded database's folder under a data dir. */
+export function pgliteDir(dataDir: string): string {
+  return join(dataDir, "pglite");
+}
+
+/** Wraps an open client: migrates it (unless told not to) and builds the stores on it. */
+export async function createStore(sql: SqlClient, options: { migrate?: boolean } = {}): Promise<Store> {
+  let migrations: MigrationResult = { applied: [], current: 0 };
+  if (options.migrate !== false) {
+    try {
+      migrations = await runMigrations(sql, loadMigrations(migrationsDir));
+    } catch (error) {
+      await sql.close();
+      throw error;
+    }
+  }
+  return { sql, access: createAccessStore(sql), migrations, close: () => sql.close() };
+}
+
+/** Opens PostgreSQL when databaseUrl is set, otherwise the embedded PGlite at `<dataDir>/pglite`. */
+export async function openStore(config: StoreConfig): Promise<Store> {
+  const sql = config.databaseUrl
+    ? createPostgresClient({ connectionString: config.databaseUrl })
+    : await createPgliteClient(pgliteDir(config.dataDir));
+  return createStore(sql, { migrate: config.migrate ?? true });
+}

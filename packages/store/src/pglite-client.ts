@@ -1,0 +1,47 @@
+import { PGlite, type Transaction } from "@electric-sql/pglite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { acquireDirectoryLock } from "./directory-lock.js";
+import type { SqlClient, SqlExecutor, SqlParam } from "./sql-client.js";
+
+function executor(db: PGlite | Transaction): SqlExecutor {
+  return {
+    async query<Row extends object>(text: string, params: readonly SqlParam[] = []): Promise<Row[]> {
+      const result = await db.query<Row>(text, params as unknown[]);
+      return result.rows;
+    },
+    async exec(text: string): Promise<void> {
+      await db.exec(text);
+    },
+  };
+}
+
+/**
+ * Opens (and on first use initialises) an embedded PostgreSQL in `dir`. Only one process may hold a
+ * PGlite dir: a lock file beside it names the holder, and a second opener fails instead of corrupting it.
+ */
+export async function createPgliteClient(dir: string): Promise<SqlClient> {
+  mkdirSync(dirname(dir), { recursive: true });
+  const lock = acquireDirectoryLock(`${dir}.lock`);
+  let db: PGlite;
+  try {
+    db = await PGlite.create(dir);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  const base = executor(db);
+  return {
+    driver: "pglite",
+    query: base.query,
+    exec: base.exec,
+    transaction: (fn) => db.transaction((tx) => fn(executor(tx))),
+    async close() {
+      try {
+        await db.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}

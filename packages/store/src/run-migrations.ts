@@ -1,0 +1,91 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SqlClient } from "./sql-client.js";
+
+const MIGRATION_FILE = /^(\d{4})_([a-z0-9_]+)\.sql$/;
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export interface MigrationResult {
+  /** Versions this call applied, in order. */
+  applied: number[];
+  /** The highest version now in the database. */
+  current: number;
+}
+
+/** Reads `NNNN_name.sql` files from a folder, in version order; refuses gaps and duplicates. */
+export function loadMigrations(dir: string): Migration[] {
+  const migrations = readdirSync(dir)
+    .filter((file) => file.endsWith(".sql"))
+    .map((file) => {
+      const match = MIGRATION_FILE.exec(file);
+      if (!match) throw new Error(`migration file ${file} is not named NNNN_name.sql`);
+      const sql = readFileSync(join(dir, file), "utf8");
+      return {
+        version: Number(match[1]),
+        name: match[2]!,
+        sql,
+        checksum: createHash("sha256").update(sql).digest("hex"),
+      };
+    })
+    .sort((a, b) => a.version - b.version);
+  migrations.forEach((migration, index) => {
+    if (migration.version !== index + 1) {
+      throw new Error(
+        `migration versions must run 1, 2, 3...: found ${migration.version} at position ${index + 1}`,
+      );
+    }
+  });
+  return migrations;
+}
+
+/**
+ * Applies the migrations not yet recorded in schema_migrations, each in its own transaction.
+ * A transaction-scoped advisory lock (keyed by the current schema) makes concurrent starts wait for
+ * each other, and the check for an applied version happens under that lock, so each file runs once.
+ * A recorded migration whose file changed since is refused: fix forward with a new file.
+ */
+export async function runMigrations(
+  client: SqlClient,
+  migrations: readonly Migration[],
+): Promise<MigrationResult> {
+  const applied: number[] = [];
+  for (const migration of migrations) {
+    const ran = await client.transaction(async (tx) => {
+      await tx.query("SELECT pg_advisory_xact_lock(hashtext('hub.schema_migrations.' || current_schema()))");
+      await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version integer PRIMARY KEY,
+        name text NOT NULL,
+        checksum text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`);
+      const [existing] = await tx.query<{ checksum: string }>(
+        "SELECT checksum FROM schema_migrations WHERE version = $1",
+        [migration.version],
+      );
+      if (existing) {
+        if (existing.checksum !== migration.checksum) {
+          throw new Error(
+            `migration ${migration.version}_${migration.name} was changed after it was applied; add a new migration instead`,
+          );
+        }
+        return false;
+      }
+      await tx.exec(migration.sql);
+      await tx.query("INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)", [
+        migration.version,
+        migration.name,
+        migration.checksum,
+      ]);
+      return true;
+    });
+    if (ran) applied.push(migration.version);
+  }
+  return { applied, current: migrations.at(-1)?.version ?? 0 };
+}

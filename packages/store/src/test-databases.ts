@@ -1,0 +1,164 @@
+import { createHash, randomBytes } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { migrationsDir } from "./migrations-dir.js";
+import { createPgliteClient } from "./pglite-client.js";
+import { createPostgresClient } from "./postgres-client.js";
+import { loadMigrations, runMigrations } from "./run-migrations.js";
+import type { SqlClient } from "./sql-client.js";
+
+export type TestDriver = "pglite" | "postgres";
+
+export interface TestDatabase {
+  readonly driver: TestDriver;
+  /** Migrated unless asked otherwise. */
+  readonly sql: SqlClient;
+  /** The PGlite folder, or the PostgreSQL schema, this database lives in. */
+  readonly location: string;
+  /** Another client on the same database (PostgreSQL only: a PGlite dir has one opener). */
+  openAnotherClient(): SqlClient;
+  /** Closes the client and removes the folder or drops the schema. */
+  dispose(): Promise<void>;
+}
+
+export interface TestDatabases {
+  /** The drivers to run a suite on, each with the reason when it cannot run here. */
+  readonly drivers: ReadonlyArray<{ driver: TestDriver; skip: string | false }>;
+  /** A fresh database: a copy of a migrated PGlite template, or a new PostgreSQL schema. */
+  open(driver: TestDriver, options?: { migrated?: boolean }): Promise<TestDatabase>;
+  /** Removes the template; call once after the suite. */
+  dispose(): Promise<void>;
+}
+
+const PGLITE_VERSION = JSON.parse(
+  readFileSync(join(fileURLToPath(import.meta.resolve("@electric-sql/pglite")), "../../package.json"), "utf8"),
+).version as string;
+
+/**
+ * A template dir shared by every test process on the machine: built once under a temporary name and
+ * renamed into place, so readers only ever copy a finished template, and never opened again after that.
+ */
+async function cachedTemplate(
+  cache: string,
+  name: string,
+  build: (dir: string) => Promise<void>,
+): Promise<string> {
+  const dir = join(cache, name);
+  if (existsSync(dir)) return dir;
+  mkdirSync(cache, { recursive: true });
+  const building = join(cache, `${name}.building-${process.pid}-${randomBytes(4).toString("hex")}`);
+  try {
+    await build(building);
+    renameSync(building, dir);
+  } catch (error) {
+    if (!existsSync(dir)) throw error;
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+    rmSync(`${building}.lock`, { force: true });
+  }
+  return dir;
+}
+
+/**
+ * Fresh databases for tests. A fresh PGlite dir costs seconds (initdb), so a migrated template dir is
+ * made once (and kept in the temp dir, keyed by PGlite version and migration checksums) and every open
+ * copies it. On PostgreSQL each database is its own schema, so parallel
+ * runs on one server never see each other's rows.
+ */
+export function createTestDatabases(config: { databaseUrl: string | undefined }): TestDatabases {
+  const root = mkdtempSync(join(tmpdir(), "hub-store-test-"));
+  let template: Promise<{ migrated: string; empty: string }> | undefined;
+  let counter = 0;
+
+  const makeTemplate = async () => {
+    const migrations = loadMigrations(migrationsDir);
+    const cache = join(tmpdir(), "hub-pglite-templates");
+    const empty = await cachedTemplate(cache, `empty-${PGLITE_VERSION}`, async (dir) => {
+      await (await createPgliteClient(dir)).close();
+    });
+    const key = createHash("sha256")
+      .update(PGLITE_VERSION)
+      .update(migrations.map((m) => m.checksum).join(","))
+      .digest("hex")
+      .slice(0, 16);
+    const migrated = await cachedTemplate(cache, `migrated-${key}`, async (dir) => {
+      cpSync(empty, dir, { recursive: true });
+      const client = await createPgliteClient(dir);
+      try {
+        await runMigrations(client, migrations);
+      } finally {
+        await client.close();
+      }
+    });
+    return { migrated, empty };
+  };
+
+  const openPglite = async (migrated: boolean): Promise<TestDatabase> => {
+    template ??= makeTemplate();
+    const dirs = await template;
+    const dir = join(root, `db-${++counter}`);
+    cpSync(migrated ? dirs.migrated : dirs.empty, dir, { recursive: true });
+    const sql = await createPgliteClient(dir);
+    return {
+      driver: "pglite",
+      sql,
+      location: dir,
+      openAnotherClient() {
+        throw new Error("a PGlite dir has one opener");
+      },
+      async dispose() {
+        await sql.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  };
+
+  const openPostgres = async (migrated: boolean): Promise<TestDatabase> => {
+    const connectionString = config.databaseUrl;
+    if (!connectionString) throw new Error("DATABASE_URL is not set");
+    const schema = `test_${randomBytes(8).toString("hex")}`;
+    const admin = createPostgresClient({ connectionString, maxConnections: 1 });
+    try {
+      await admin.exec(`CREATE SCHEMA ${schema}`);
+    } finally {
+      await admin.close();
+    }
+    const others: SqlClient[] = [];
+    const sql = createPostgresClient({ connectionString, schema });
+    if (migrated) await runMigrations(sql, loadMigrations(migrationsDir));
+    return {
+      driver: "postgres",
+      sql,
+      location: schema,
+      openAnotherClient() {
+        const other = createPostgresClient({ connectionString, schema });
+        others.push(other);
+        return other;
+      },
+      async dispose() {
+        await Promise.all(others.map((other) => other.close().catch(() => {})));
+        await sql.exec(`DROP SCHEMA ${schema} CASCADE`);
+        await sql.close();
+      },
+    };
+  };
+
+  return {
+    drivers: [
+      { driver: "pglite", skip: false },
+      {
+        driver: "postgres",
+        skip: config.databaseUrl
+          ? false
+          : "DATABASE_URL is not set: no PostgreSQL server to run this half on",
+      },
+    ],
+    open: (driver, options = {}) =>
+      driver === "pglite" ? openPglite(options.migrated ?? true) : openPostgres(options.migrated ?? true),
+    async dispose() {
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
