@@ -1,0 +1,53 @@
+import type { Catalog, CatalogChain } from "@hub/contract";
+import type { DevnetChain, DevnetManifest } from "@hub/chain";
+
+function erc20Key(chainId: number, address: string): string {
+  return `eip155:${chainId}/erc20:${address.toLowerCase()}`;
+}
+
+function catalogChain(chain: DevnetChain, index: number): CatalogChain {
+  const { chainId, contracts } = chain;
+  const lower = (address: string) => address.toLowerCase();
+  return {
+    chainDomain: chain.chainDomain,
+    chainId,
+    name: `Devnet ${String.fromCharCode(65 + index)}`,
+    native: { symbol: "ETH", decimals: 18 },
+    nativeKey: `eip155:${chainId}/slip44:60`,
+    wrappedKey: erc20Key(chainId, contracts.wrappedNative),
+    swapRouter: lower(contracts.swapRouter),
+    userProxy: lower(contracts.userProxy),
+    inputSettlers: { escrow: lower(contracts.inputSettlerEscrow) },
+    outputSettler: lower(contracts.outputSettler),
+    inputOracle: lower(contracts.committeeOracle),
+    permit2: lower(contracts.permit2),
+    assets: [
+      {
+        key: erc20Key(chainId, contracts.usdc),
+        symbol: "USDC",
+        decimals: 6,
+        address: lower(contracts.usdc),
+        authorizations: ["permit2", "eip3009", "eip2612"],
+      },
+      {
+        key: erc20Key(chainId, contracts.token),
+        symbol: "TKN",
+        decimals: 18,
+        address: lower(contracts.token),
+        authorizations: ["permit2"],
+      },
+      {
+        key: erc20Key(chainId, contracts.wrappedNative),
+        symbol: "WETH",
+        decimals: 18,
+        address: lower(contracts.wrappedNative),
+        authorizations: ["permit2"],
+      },
+    ],
+  };
+}
+
+/** The catalog the hub serves for the devnet: every chain and declared asset (never the undeclared token). */
+export function buildCatalog(manifest: DevnetManifest): Catalog {
+  return { families: { evm: manifest.chains.map(catalogChain), solana: [] } };
+}

@@ -1,0 +1,133 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+export interface StartAnvilOptions {
+  /** Port to listen on; 0 or absent picks a free one. */
+  port?: number;
+  chainId: number;
+  /** Seconds between blocks; absent means a block per transaction (automine). */
+  blockTime?: number;
+  /** Number of funded mnemonic accounts (anvil's default is 10). */
+  accounts?: number;
+  mnemonic?: string;
+  /** How long to wait for the node to answer. */
+  readyTimeoutMs?: number;
+}
+
+export interface RunningAnvil {
+  rpcUrl: string;
+  port: number;
+  pid: number;
+  /** Stops the node and resolves once the process has exited. */
+  stop(): Promise<void>;
+}
+
+const platformPackages: Record<string, string> = {
+  "linux-x64": "@foundry-rs/anvil-linux-amd64",
+  "linux-arm64": "@foundry-rs/anvil-linux-arm64",
+  "darwin-x64": "@foundry-rs/anvil-darwin-amd64",
+  "darwin-arm64": "@foundry-rs/anvil-darwin-arm64",
+};
+
+/** Path of the anvil binary shipped inside the @foundry-rs/anvil platform package. */
+export function anvilBinaryPath(): string {
+  const pkg = platformPackages[`${process.platform}-${process.arch}`];
+  if (!pkg) throw new Error(`no anvil package for ${process.platform}-${process.arch}`);
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve(`${pkg}/package.json`)), "bin", "anvil");
+}
+
+/**
+ * Starts an anvil node on 127.0.0.1, spawning the binary itself so the pid is the node's,
+ * and resolves once it answers JSON-RPC.
+ */
+export async function startAnvil(options: StartAnvilOptions): Promise<RunningAnvil> {
+  const args = [
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(options.port ?? 0),
+    "--chain-id",
+    String(options.chainId),
+  ];
+  if (options.blockTime !== undefined) args.push("--block-time", String(options.blockTime));
+  if (options.accounts !== undefined) args.push("--accounts", String(options.accounts));
+  if (options.mnemonic !== undefined) args.push("--mnemonic", options.mnemonic);
+  const child = spawn(anvilBinaryPath(), args, { stdio: ["ignore", "pipe", "pipe"] });
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once("exit", () => resolve());
+  });
+  const stop = async () => {
+    process.removeListener("exit", killOnExit);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 2000);
+      await exited;
+      clearTimeout(timer);
+    }
+  };
+  try {
+    const port = await waitForListening(child, options.readyTimeoutMs ?? 10_000);
+    const rpcUrl = `http://127.0.0.1:${port}`;
+    await waitForRpc(rpcUrl, options.chainId, options.readyTimeoutMs ?? 10_000);
+    child.stdout?.resume();
+    child.stderr?.resume();
+    return { rpcUrl, port, pid: child.pid!, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+function waitForListening(child: ChildProcess, timeoutMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(
+      () => finish(new Error(`anvil did not listen within ${timeoutMs} ms: ${output}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Listening on 127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) finish(undefined, Number(match[1]));
+    };
+    const onExit = (code: number | null) =>
+      finish(new Error(`anvil exited (${code}) before listening: ${output}`));
+    const finish = (error?: Error, port?: number) => {
+      clearTimeout(timer);
+      child.stdout?.off("data", onData);
+      child.stderr?.off("data", onData);
+      child.off("exit", onExit);
+      if (error) reject(error);
+      else resolve(port!);
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", onExit);
+  });
+}
+
+async function waitForRpc(rpcUrl: string, chainId: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      });
+      const body = (await response.json()) as { result?: string };
+      if (body.result !== undefined && Number(body.result) === chainId) return;
+      lastError = new Error(`eth_chainId answered ${JSON.stringify(body)}`);
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`anvil at ${rpcUrl} did not answer within ${timeoutMs} ms: ${String(lastError)}`);
+}
