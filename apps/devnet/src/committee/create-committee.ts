@@ -1,0 +1,208 @@
+import {
+  type Attestation,
+  attestationForOutputFilled,
+  committeeOracleAbi,
+  type DevnetManifest,
+  inputSettlerEscrowAbi,
+  outputSettlerAbi,
+  signAttestation,
+  submitAttestation,
+} from "@hub/chain";
+import type { Logger } from "pino";
+import { getAbiItem } from "viem";
+import type { Clock } from "../aggregator/clock.js";
+import type { ChainClients } from "../create-chain-clients.js";
+import { createLogCursor, type LogCursor } from "../create-log-cursor.js";
+import { createPollLoop } from "../create-poll-loop.js";
+
+const outputFilledEvent = getAbiItem({ abi: outputSettlerAbi, name: "OutputFilled" });
+
+export type AttestationState = "waiting" | "proven";
+
+/** A fill the committee saw on an output settler, and the attestation it owes the origin chain. */
+export interface ObservedFill {
+  fillChainId: number;
+  orderId: `0x${string}`;
+  solver: `0x${string}`;
+  fillTimestamp: number;
+  fillTxHash: `0x${string}`;
+  remoteOracle: `0x${string}`;
+  application: `0x${string}`;
+  payloadHash: `0x${string}`;
+  observedAt: string;
+  state: AttestationState;
+  /** Known once the order's Open is found on a chain's escrow. */
+  originChainId?: number;
+  attestationTxHash?: `0x${string}`;
+}
+
+export interface CommitteeConfig {
+  manifest: DevnetManifest;
+  /** Time between seeing a fill and attesting it; changeable at run time. */
+  delayMs: number;
+  pollIntervalMs?: number;
+}
+
+export interface CommitteeDeps {
+  clients: ChainClients;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface Committee {
+  start(): void;
+  stop(): Promise<void>;
+  delayMs(): number;
+  /** Applies to fills still waiting as well: each is attested `delayMs` after it was seen. */
+  setDelayMs(delayMs: number): void;
+  fills(): ObservedFill[];
+}
+
+interface TrackedFill extends ObservedFill {
+  observedAtMs: number;
+  attestation: Attestation;
+}
+
+/**
+ * The devnet attestation committee: watches OutputFilled on every chain's output settler and, once a
+ * fill has been known for `delayMs`, has every member sign the attestation and submits `threshold`
+ * signatures to the committee oracle of the chain where the order was opened. It rescans from the
+ * deploy block when restarted and skips attestations the oracle already holds.
+ */
+export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): Committee {
+  const { manifest } = config;
+  const { clients, clock, logger } = deps;
+  const log = logger.child({ service: "committee" });
+  const fills = new Map<string, TrackedFill>();
+  const cursors = new Map<number, LogCursor<typeof outputFilledEvent>>();
+  let delayMs = config.delayMs;
+  const submitter = manifest.committee.members[0];
+  if (!submitter) throw new Error("the committee has no members");
+
+  for (const chain of manifest.chains) {
+    cursors.set(
+      chain.chainId,
+      createLogCursor({
+        client: clients.get(chain.chainId).publicClient,
+        address: chain.contracts.outputSettler,
+        event: outputFilledEvent,
+        fromBlock: BigInt(chain.deployBlock),
+      }),
+    );
+  }
+
+  async function readFills(): Promise<void> {
+    for (const [chainId, cursor] of cursors) {
+      for (const event of await cursor.next()) {
+        const key = `${chainId}:${event.transactionHash}:${event.logIndex}`;
+        if (fills.has(key)) continue;
+        const { orderId, solver, timestamp } = event.args;
+        let attestation: Attestation;
+        try {
+          attestation = attestationForOutputFilled(event);
+        } catch (error) {
+          log.warn({ err: error, orderId, chainId }, "fill not attestable");
+          continue;
+        }
+        const nowMs = clock.nowMs();
+        fills.set(key, {
+          fillChainId: chainId,
+          orderId,
+          solver,
+          fillTimestamp: Number(timestamp),
+          fillTxHash: event.transactionHash,
+          remoteOracle: attestation.remoteOracle,
+          application: attestation.application,
+          payloadHash: attestation.payloadHash,
+          attestation,
+          observedAt: new Date(nowMs).toISOString(),
+          observedAtMs: nowMs,
+          state: "waiting",
+        });
+        log.debug({ orderId, chainId }, "fill observed");
+      }
+    }
+  }
+
+  async function findOrigin(orderId: `0x${string}`): Promise<number | undefined> {
+    for (const client of clients.all()) {
+      const status = await client.publicClient.readContract({
+        address: client.chain.contracts.inputSettlerEscrow,
+        abi: inputSettlerEscrowAbi,
+        functionName: "orderStatus",
+        args: [orderId],
+      });
+      if (Number(status) !== 0) return client.chain.chainId;
+    }
+    return undefined;
+  }
+
+  async function attest(fill: TrackedFill): Promise<void> {
+    fill.originChainId ??= await findOrigin(fill.orderId);
+    // A fill seen before its Open (or of an order never opened here) waits until the Open appears.
+    if (fill.originChainId === undefined) return;
+    const origin = clients.get(fill.originChainId);
+    const oracle = origin.chain.contracts.committeeOracle;
+    const { attestation } = fill;
+    const proven = await origin.publicClient.readContract({
+      address: oracle,
+      abi: committeeOracleAbi,
+      functionName: "isProven",
+      args: [
+        attestation.remoteChainId,
+        attestation.remoteOracle,
+        attestation.application,
+        attestation.payloadHash,
+      ],
+    });
+    if (!proven) {
+      const signatures = await Promise.all(
+        manifest.committee.members.map((member) =>
+          signAttestation({
+            privateKey: member.privateKey,
+            chainId: origin.chain.chainId,
+            oracle,
+            attestation,
+          }),
+        ),
+      );
+      const hash = await submitAttestation(origin.wallet(submitter!), {
+        oracle,
+        attestation,
+        signatures: signatures.slice(0, manifest.committee.threshold),
+      });
+      const receipt = await origin.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      if (receipt.status !== "success") throw new Error(`attestation of ${fill.orderId} reverted in ${hash}`);
+      fill.attestationTxHash = hash;
+      log.info({ orderId: fill.orderId, originChainId: fill.originChainId, hash }, "fill attested");
+    }
+    fill.state = "proven";
+  }
+
+  const loop = createPollLoop(
+    { name: "committee", intervalMs: config.pollIntervalMs ?? 100, logger: log },
+    async () => {
+      await readFills();
+      for (const fill of fills.values()) {
+        if (fill.state !== "waiting" || clock.nowMs() < fill.observedAtMs + delayMs) continue;
+        try {
+          await attest(fill);
+        } catch (error) {
+          log.warn({ err: error, orderId: fill.orderId }, "attestation failed; retrying on the next tick");
+        }
+      }
+    },
+  );
+
+  return {
+    start: () => loop.start(),
+    stop: () => loop.stop(),
+    delayMs: () => delayMs,
+    setDelayMs(next) {
+      if (!Number.isInteger(next) || next < 0) throw new Error(`bad committee delay ${next}`);
+      delayMs = next;
+      loop.wake();
+    },
+    fills: () => [...fills.values()].map(({ observedAtMs: _ms, attestation: _a, ...fill }) => ({ ...fill })),
+  };
+}

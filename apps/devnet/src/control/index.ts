@@ -1,0 +1,2 @@
+export * from "./create-chain-time-control.js";
+export * from "./register-control-routes.js";

@@ -1,0 +1,108 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { z } from "zod";
+import type { Committee } from "../committee/create-committee.js";
+import type { ChainClients } from "../create-chain-clients.js";
+import type { FaultKnobs } from "../faults/fault-knobs.js";
+import { registerFaultControlRoutes } from "../faults/register-fault-control-routes.js";
+import type { Relayer } from "../relayer/create-relayer.js";
+import type { ChainTimeControl } from "./create-chain-time-control.js";
+
+export interface ControlRoutesOptions {
+  prefix: string;
+  committee: Committee;
+  relayer: Relayer;
+  faults: FaultKnobs;
+  clients: ChainClients;
+  timeControl: ChainTimeControl;
+  /** What `POST /control/reset` puts the committee delay back to. */
+  defaultCommitteeDelayMs: number;
+}
+
+const delayBody = z.object({ delayMs: z.number().int().min(0).max(86_400_000) }).strict();
+const increaseTimeBody = z
+  .object({
+    seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(10 * 365 * 86_400),
+  })
+  .strict();
+const mineBody = z.object({ blocks: z.number().int().min(1).max(10_000).default(1) }).strict();
+
+function refuse(reply: FastifyReply, status: number, error: string, message: string) {
+  return reply.code(status).send({ error, message });
+}
+
+function parse<T>(schema: z.ZodType<T>, body: unknown, reply: FastifyReply): T | undefined {
+  const parsed = schema.safeParse(body ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  refuse(
+    reply,
+    400,
+    "VALIDATION_ERROR",
+    `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`,
+  );
+  return undefined;
+}
+
+/** `:chain` is a chain id ("31337") or a chain domain ("eip155:31337"). */
+function resolveChain(clients: ChainClients, chain: string): number | undefined {
+  const id = Number(chain.startsWith("eip155:") ? chain.slice("eip155:".length) : chain);
+  return Number.isInteger(id) && clients.find(id) ? id : undefined;
+}
+
+/** The devnet's control API: fault knobs, committee delay, relayer pause, chain time, reset. */
+export function registerControlRoutes(app: FastifyInstance, options: ControlRoutesOptions): void {
+  const { committee, relayer, faults, clients, timeControl } = options;
+  registerFaultControlRoutes(app, { prefix: options.prefix, faults });
+  app.register(
+    async (scope) => {
+      scope.get("/committee", async () => ({ delayMs: committee.delayMs(), fills: committee.fills() }));
+      scope.put("/committee/delay", async (request, reply) => {
+        const body = parse(delayBody, request.body, reply);
+        if (!body) return reply;
+        committee.setDelayMs(body.delayMs);
+        return { delayMs: committee.delayMs() };
+      });
+
+      scope.get("/relayer", async () => ({ paused: relayer.isPaused(), deposits: relayer.deposits() }));
+      scope.post("/relayer/pause", async () => {
+        relayer.pause();
+        return { paused: true };
+      });
+      scope.post("/relayer/resume", async () => {
+        relayer.resume();
+        return { paused: false };
+      });
+
+      scope.post<{ Params: { chain: string } }>("/chains/:chain/increase-time", async (request, reply) => {
+        const chainId = resolveChain(clients, request.params.chain);
+        if (chainId === undefined) return refuse(reply, 404, "CHAIN_NOT_FOUND", request.params.chain);
+        const body = parse(increaseTimeBody, request.body, reply);
+        if (!body) return reply;
+        return timeControl.increaseTime(chainId, body.seconds);
+      });
+      scope.post<{ Params: { chain: string } }>("/chains/:chain/mine", async (request, reply) => {
+        const chainId = resolveChain(clients, request.params.chain);
+        if (chainId === undefined) return refuse(reply, 404, "CHAIN_NOT_FOUND", request.params.chain);
+        const body = parse(mineBody, request.body, reply);
+        if (!body) return reply;
+        return timeControl.mine(chainId, body.blocks);
+      });
+
+      scope.post("/reset", async () => {
+        faults.reset();
+        committee.setDelayMs(options.defaultCommitteeDelayMs);
+        relayer.resume();
+        return {
+          committee: { delayMs: committee.delayMs() },
+          relayer: { paused: relayer.isPaused() },
+          faults: {},
+        };
+      });
+    },
+    { prefix: options.prefix },
+  );
+}

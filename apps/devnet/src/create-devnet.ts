@@ -1,0 +1,174 @@
+import type { DevnetManifest } from "@hub/chain";
+import type { Catalog } from "@hub/contract";
+import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
+import type { Logger } from "pino";
+import { randomBytes } from "node:crypto";
+import { createAggregator } from "./aggregator/aggregator.js";
+import { type Clock, createSystemClock } from "./aggregator/clock.js";
+import { registerAggregatorRoutes } from "./aggregator/register-aggregator-routes.js";
+import { buildCatalog, startDevnetChains } from "./chains/index.js";
+import { type Committee, createCommittee } from "./committee/create-committee.js";
+import { createChainTimeControl } from "./control/create-chain-time-control.js";
+import { registerControlRoutes } from "./control/register-control-routes.js";
+import { createChainClients } from "./create-chain-clients.js";
+import { createExternalAggregator } from "./external-aggregator/create-external-aggregator.js";
+import { registerExternalAggregatorRoutes } from "./external-aggregator/register-external-aggregator-routes.js";
+import { createFaultKnobs } from "./faults/fault-knobs.js";
+import { createRelayer, type Relayer } from "./relayer/create-relayer.js";
+import { registerSolverRoutes } from "./solver/register-solver-routes.js";
+import { createSolver, type Solver } from "./solver/solver.js";
+import { type DevnetFiles, writeDevnetFiles } from "./write-devnet-files.js";
+
+export interface DevnetConfig {
+  /** Control and HTTP port on 127.0.0.1; 4000 by default, 0 picks a free one. */
+  port?: number;
+  /** One JSON-RPC port per chain; absent or 0 picks free ones. */
+  rpcPorts?: number[];
+  /** Time between a fill and its attestation; 2000 by default, changeable through /control. */
+  committeeDelayMs?: number;
+  /** Seconds between blocks; absent mines a block per transaction. */
+  blockTimeSeconds?: number;
+  /** Folder under which `devnet/manifest.json` and `devnet/catalog.json` are written; `.data` by default. */
+  dataDir?: string;
+  logger: Logger;
+  /** Bridge fee of the open-flow lane in basis points; 10 by default. */
+  bridgeFeeBps?: number;
+  /** How often the committee, the relayer and the solvers read the chains; 100 ms by default. */
+  pollIntervalMs?: number;
+  /** The solvers behind the OIF aggregator, at least two; `alpha` (30 bps) and `beta` (50 bps) by default. */
+  solvers?: DevnetSolverConfig[];
+  clock?: Clock;
+}
+
+export interface DevnetSolverConfig {
+  id: string;
+  spreadBps: number;
+}
+
+const defaultSolvers: DevnetSolverConfig[] = [
+  { id: "alpha", spreadBps: 30 },
+  { id: "beta", spreadBps: 50 },
+];
+
+export interface Devnet {
+  /** Base URL of the devnet's HTTP server: /aggregator, /solvers/<id>, /external, /control, /healthz. */
+  url: string;
+  manifest: DevnetManifest;
+  catalog: Catalog;
+  files: DevnetFiles;
+  /** Closes the server, stops every service and every chain node; resolves once they have exited. */
+  stop(): Promise<void>;
+}
+
+/** Starts the whole devnet: chains, committee, relayer, aggregator, solvers, external aggregator, one HTTP server. */
+export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
+  const { logger } = config;
+  const clock = config.clock ?? createSystemClock();
+  const defaultCommitteeDelayMs = config.committeeDelayMs ?? 2000;
+  const feeBps = config.bridgeFeeBps ?? 10;
+  const pollIntervalMs = config.pollIntervalMs ?? 100;
+  const cleanup: Array<() => Promise<void>> = [];
+
+  async function stopAll(): Promise<void> {
+    const errors: unknown[] = [];
+    for (const step of cleanup.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    if (errors.length > 0) throw new AggregateError(errors, "devnet did not stop cleanly");
+  }
+
+  try {
+    const chains = await startDevnetChains({
+      ...(config.rpcPorts ? { rpcPorts: config.rpcPorts } : {}),
+      ...(config.blockTimeSeconds !== undefined ? { blockTimeSeconds: config.blockTimeSeconds } : {}),
+    });
+    cleanup.push(() => chains.stop());
+    const { manifest } = chains;
+    const catalog = buildCatalog(manifest);
+    const clients = createChainClients(manifest);
+
+    const committee: Committee = createCommittee(
+      { manifest, delayMs: defaultCommitteeDelayMs, pollIntervalMs },
+      { clients, clock, logger },
+    );
+    committee.start();
+    cleanup.push(() => committee.stop());
+    const relayer: Relayer = createRelayer({ manifest, feeBps, pollIntervalMs }, { clients, logger });
+    relayer.start();
+    cleanup.push(() => relayer.stop());
+
+    const solverConfigs = config.solvers ?? defaultSolvers;
+    if (solverConfigs.length > manifest.solvers.length)
+      throw new Error(
+        `${solverConfigs.length} solvers asked for, the manifest funds ${manifest.solvers.length}`,
+      );
+    const faults = createFaultKnobs({ solverIds: solverConfigs.map((solver) => solver.id) });
+    const solvers: Solver[] = solverConfigs.map((solver, index) =>
+      createSolver({
+        id: solver.id,
+        account: manifest.solvers[index]!,
+        manifest,
+        spreadBps: solver.spreadBps,
+        pollIntervalMs,
+        clock,
+        faults,
+        logger: logger.child({ service: "solver", solverId: solver.id }),
+      }),
+    );
+    cleanup.push(async () => {
+      await Promise.all(solvers.map((solver) => solver.stop()));
+    });
+    await Promise.all(solvers.map((solver) => solver.start()));
+    const externalAggregator = createExternalAggregator(
+      { manifest, catalog, feeBps },
+      { clients, clock, relayer },
+    );
+
+    let ready = false;
+    const app = Fastify({
+      loggerInstance: logger.child({ service: "devnet-http" }) as FastifyBaseLogger,
+      logController: new LogController({ disableRequestLogging: true }),
+    });
+    cleanup.push(() => app.close());
+    app.get("/healthz", async (_request, reply) =>
+      ready ? { status: "ready" } : reply.code(503).send({ status: "starting" }),
+    );
+    let url = "";
+    const aggregator = createAggregator({
+      solvers: solvers.map((solver) => ({
+        solverId: solver.id,
+        baseUrl: () => `${url}/solvers/${solver.id}/api/v1`,
+      })),
+      integritySecret: randomBytes(32).toString("hex"),
+      clock,
+    });
+    registerAggregatorRoutes(app, { prefix: "/aggregator", aggregator, faults, clock });
+    for (const solver of solvers)
+      registerSolverRoutes(app, { prefix: `/solvers/${solver.id}`, solver, faults });
+    registerExternalAggregatorRoutes(app, { prefix: "/external", externalAggregator });
+    registerControlRoutes(app, {
+      prefix: "/control",
+      committee,
+      relayer,
+      faults,
+      clients,
+      timeControl: createChainTimeControl(clients),
+      defaultCommitteeDelayMs,
+    });
+    await app.listen({ host: "127.0.0.1", port: config.port ?? 4000 });
+    const address = app.server.address();
+    if (address === null || typeof address === "string") throw new Error("devnet server has no TCP address");
+    url = `http://127.0.0.1:${address.port}`;
+
+    const files = await writeDevnetFiles(config.dataDir ?? ".data", manifest, catalog);
+    ready = true;
+    return { url, manifest, catalog, files, stop: stopAll };
+  } catch (error) {
+    await stopAll().catch((stopError: unknown) => logger.error({ err: stopError }, "devnet cleanup failed"));
+    throw error;
+  }
+}

@@ -1,0 +1,177 @@
+import { randomBytes } from "node:crypto";
+import { bridgeAbi, type DevnetManifest } from "@hub/chain";
+import type { Catalog } from "@hub/contract";
+import { encodeFunctionData, erc20Abi, keccak256, stringToBytes } from "viem";
+import type { Clock } from "../aggregator/clock.js";
+import { bridgeOutputAmount } from "../bridge-output-amount.js";
+import type { ChainClients } from "../create-chain-clients.js";
+import type { Relayer } from "../relayer/create-relayer.js";
+import { destinationToken } from "../relayer/destination-token.js";
+import { ExternalAggregatorError } from "./external-aggregator-error.js";
+import type { ExternalQuote, ExternalQuoteRequest, ExternalTransferStatus } from "./external-quote.js";
+
+export interface ExternalAggregatorConfig {
+  manifest: DevnetManifest;
+  catalog: Catalog;
+  /** Must equal the relayer's fee: the quote promises what the relayer will release. */
+  feeBps: number;
+  quoteLifetimeMs?: number;
+  provider?: string;
+}
+
+export interface ExternalAggregatorDeps {
+  clients: ChainClients;
+  clock: Clock;
+  relayer: Relayer;
+}
+
+export interface ExternalAggregator {
+  quote(request: ExternalQuoteRequest): Promise<ExternalQuote>;
+  getQuote(quoteId: string): ExternalQuote;
+  getStatus(quoteId: string): ExternalTransferStatus;
+}
+
+interface ParsedAsset {
+  chainDomain: string;
+  chainId: number;
+  address?: `0x${string}`;
+}
+
+function parseAsset(key: string): ParsedAsset {
+  const [chainDomain = "", asset = ""] = key.split("/");
+  const chainId = Number(chainDomain.slice("eip155:".length));
+  if (asset.startsWith("erc20:")) {
+    return { chainDomain, chainId, address: asset.slice("erc20:".length).toLowerCase() as `0x${string}` };
+  }
+  return { chainDomain, chainId };
+}
+
+/**
+ * The open-flow lane's external aggregator: quotes a transfer of a declared token from one devnet
+ * chain to another through the bridge, and discloses the transactions the wallet sends itself.
+ */
+export function createExternalAggregator(
+  config: ExternalAggregatorConfig,
+  deps: ExternalAggregatorDeps,
+): ExternalAggregator {
+  const { manifest, catalog } = config;
+  const { clients, clock, relayer } = deps;
+  const lifetimeMs = config.quoteLifetimeMs ?? 30_000;
+  const provider = config.provider ?? "devnet-bridge";
+  const quotes = new Map<string, ExternalQuote>();
+
+  function declared(asset: ParsedAsset) {
+    const chain = catalog.families.evm.find((entry) => entry.chainId === asset.chainId);
+    const entry = chain?.assets.find(
+      (candidate) => candidate.address !== undefined && candidate.address === asset.address,
+    );
+    return chain && entry ? { chain, asset: entry } : undefined;
+  }
+
+  function find(quoteId: string): ExternalQuote {
+    const quote = quotes.get(quoteId);
+    if (!quote) throw new ExternalAggregatorError(404, "QUOTE_NOT_FOUND", `no quote ${quoteId}`);
+    return quote;
+  }
+
+  return {
+    async quote(request) {
+      const source = parseAsset(request.sourceAsset);
+      const destination = parseAsset(request.destinationAsset);
+      if (source.chainId === destination.chainId)
+        throw new ExternalAggregatorError(400, "NO_ROUTE", "source and destination are on the same chain");
+      const from = declared(source);
+      const to = declared(destination);
+      if (!from || !to)
+        throw new ExternalAggregatorError(
+          400,
+          "NO_ROUTE",
+          "only declared tokens of devnet chains are bridged",
+        );
+      const counterpart = destinationToken(manifest, source.chainId, source.address!, destination.chainId);
+      if (counterpart === undefined || counterpart.toLowerCase() !== destination.address)
+        throw new ExternalAggregatorError(
+          400,
+          "NO_ROUTE",
+          "the destination asset is not the source token's counterpart",
+        );
+
+      const amountIn = BigInt(request.amount);
+      const amountOut = bridgeOutputAmount(amountIn, config.feeBps);
+      if (amountOut <= 0n)
+        throw new ExternalAggregatorError(400, "NO_ROUTE", "the amount does not cover the fee");
+      const sourceChain = clients.get(source.chainId).chain;
+      const destinationChain = clients.get(destination.chainId);
+      const liquidity = await destinationChain.publicClient.readContract({
+        address: counterpart,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [destinationChain.chain.contracts.bridge],
+      });
+      if (liquidity < amountOut)
+        throw new ExternalAggregatorError(
+          400,
+          "INSUFFICIENT_LIQUIDITY",
+          "the bridge cannot release that much now",
+        );
+
+      const quoteId = `xq_${randomBytes(16).toString("base64url")}`;
+      const depositRef = keccak256(stringToBytes(`devnet-external:${quoteId}`));
+      const bridge = sourceChain.contracts.bridge;
+      const recipient = request.recipient as `0x${string}`;
+      const quote: ExternalQuote = {
+        quoteId,
+        provider,
+        sourceAsset: request.sourceAsset,
+        destinationAsset: request.destinationAsset,
+        amountIn: amountIn.toString(),
+        amountOut: amountOut.toString(),
+        feeAmount: (amountIn - amountOut).toString(),
+        feeBps: config.feeBps,
+        recipient,
+        ...(request.sourceAccount ? { sourceAccount: request.sourceAccount as `0x${string}` } : {}),
+        expiresAt: new Date(clock.nowMs() + lifetimeMs).toISOString(),
+        depositRef,
+        executionTx: {
+          approvals: [
+            {
+              chainId: sourceChain.chainDomain,
+              token: source.address!,
+              spender: bridge,
+              amount: amountIn.toString(),
+            },
+          ],
+          steps: [
+            {
+              chainId: sourceChain.chainDomain,
+              to: bridge,
+              data: encodeFunctionData({
+                abi: bridgeAbi,
+                functionName: "deposit",
+                args: [source.address!, amountIn, BigInt(destination.chainId), recipient, depositRef],
+              }),
+              value: "0",
+              description: `Deposit ${amountIn} ${from.asset.symbol} into the bridge for ${destination.chainDomain}`,
+            },
+          ],
+        },
+      };
+      quotes.set(quoteId, quote);
+      return quote;
+    },
+    getQuote: find,
+    getStatus(quoteId) {
+      const quote = find(quoteId);
+      const deposit = relayer.findByRef(quote.depositRef);
+      if (!deposit) return { quoteId, state: "awaiting-deposit" };
+      return {
+        quoteId,
+        state: deposit.state === "pending" ? "deposited" : deposit.state,
+        depositId: deposit.depositId,
+        depositTxHash: deposit.depositTxHash,
+        ...(deposit.releaseTxHash ? { releaseTxHash: deposit.releaseTxHash } : {}),
+        ...(deposit.state === "released" ? { releasedAmount: deposit.releaseAmount } : {}),
+      };
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { performance } from "node:perf_hooks";
+import { pino } from "pino";
+import { z } from "zod";
+import { createDevnet } from "./create-devnet.js";
+
+const envSchema = z.object({
+  DEVNET_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  DEVNET_RPC_PORTS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, "comma-separated ports")
+    .transform((value) => value.split(",").map(Number))
+    .default([8545, 8546]),
+  DEVNET_COMMITTEE_DELAY_MS: z.coerce.number().int().min(0).default(2000),
+  DEVNET_BLOCK_TIME_SECONDS: z.coerce.number().int().positive().optional(),
+  HUB_DATA_DIR: z.string().min(1).default(".data"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+const parsed = envSchema.safeParse(process.env);
+if (!parsed.success) {
+  for (const issue of parsed.error.issues) console.error(`${issue.path.join(".")}: ${issue.message}`);
+  process.exit(2);
+}
+const env = parsed.data;
+const logger = pino({ level: env.LOG_LEVEL });
+const startedAt = performance.now();
+const devnet = await createDevnet({
+  port: env.DEVNET_PORT,
+  rpcPorts: env.DEVNET_RPC_PORTS,
+  committeeDelayMs: env.DEVNET_COMMITTEE_DELAY_MS,
+  ...(env.DEVNET_BLOCK_TIME_SECONDS !== undefined ? { blockTimeSeconds: env.DEVNET_BLOCK_TIME_SECONDS } : {}),
+  dataDir: env.HUB_DATA_DIR,
+  logger,
+});
+const readyMs = Math.round(performance.now() - startedAt);
+
+console.log(`devnet control    ${devnet.url}/control`);
+console.log(`OIF aggregator    ${devnet.url}/aggregator`);
+console.log(`external quotes   ${devnet.url}/external/quote`);
+for (const chain of devnet.manifest.chains)
+  console.log(`chain ${chain.chainDomain.padEnd(12)}${chain.rpcUrl}`);
+console.log(`manifest          ${devnet.files.manifestFile}`);
+console.log(`catalog           ${devnet.files.catalogFile}`);
+console.log(`devnet ready in ${readyMs} ms at ${devnet.url}`);
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "devnet stopping");
+  try {
+    await devnet.stop();
+    process.exit(0);
+  } catch (error) {
+    logger.error({ err: error }, "devnet stop failed");
+    process.exit(1);
+  }
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

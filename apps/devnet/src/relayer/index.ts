@@ -1,0 +1,2 @@
+export * from "./create-relayer.js";
+export * from "./destination-token.js";
