@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+function bucketSchema(defaults: { ratePerSecond: number; burst: number }) {
+  return z.object({
+    ratePerSecond: z.number().positive().default(defaults.ratePerSecond),
+    burst: z.number().int().positive().default(defaults.burst),
+  });
+}
+
+/** The hub's configuration: every limit with the spec's value as its default. */
+export const hubConfigSchema = z.object({
+  /** Shared secret the gateway sends in X-Gateway-Credential; calls without it are refused. */
+  gatewayCredential: z.string().min(32),
+  /** Largest body the hub reads; a bigger one reads as empty (spec common rule 8). */
+  bodyLimitBytes: z.number().int().positive().default(65536),
+  /** Per-organization buckets: the quote routes share one, the two order routes another. */
+  organizationBucket: bucketSchema({ ratePerSecond: 5, burst: 20 }).prefault({}),
+  /** The per-IP limiter (EMC0005 with a DDoS check text past it). */
+  perIpBucket: bucketSchema({ ratePerSecond: 1000, burst: 2000 }).prefault({}),
+  /** Quotes in flight process-wide before EIN0081. */
+  quotesInFlight: z.number().int().nonnegative().default(64),
+});
+
+/** The configuration as given, defaults optional. */
+export type HubConfigInput = z.input<typeof hubConfigSchema>;
+/** The configuration with every default filled in. */
+export type HubConfig = z.output<typeof hubConfigSchema>;
+
+/** Parses the configuration once; throws one error listing every problem. */
+export function parseHubConfig(input: HubConfigInput): HubConfig {
+  const parsed = hubConfigSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+  throw new Error(`invalid hub configuration:\n${lines.join("\n")}`);
+}

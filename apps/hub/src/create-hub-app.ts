@@ -1,0 +1,161 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Catalog, HubAnswer, HubCall } from "@hub/contract";
+import type { Counters } from "@hub/counters";
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import type { Logger } from "pino";
+import { type HubConfig, type HubConfigInput, parseHubConfig } from "./config.js";
+import { createDispatcher } from "./http/dispatcher.js";
+import { mountOnFastify, sendAnswer } from "./http/fastify-transport.js";
+import { createHubMetrics } from "./http/hub-metrics.js";
+import { createOperationRouter } from "./http/operation.js";
+import { registerHubRoutes } from "./routes/hub-routes.js";
+import { createCatalogService } from "./services/catalog-service.js";
+import { type Clock, systemClock } from "./services/clock.js";
+import { createGatewayCredentialCheck } from "./services/gateway-credential.js";
+import { createOnchainService } from "./services/onchain-service.js";
+import { createOpenapiDocument } from "./services/openapi-document.js";
+import { createOrderService } from "./services/order-service.js";
+import { createOrderStatusService } from "./services/order-status-service.js";
+import { createOrganizationRateLimiter } from "./services/organization-rate-limiter.js";
+import { createQuoteAdmission } from "./services/quote-admission.js";
+import { createQuoteService } from "./services/quote-service.js";
+import { createSourceRateLimiter } from "./services/source-rate-limiter.js";
+
+export interface HubAppDeps {
+  config: HubConfigInput | HubConfig;
+  catalog: Catalog;
+  /** The shared counters; their bucketIdleMs is the idle rule (600 s by default). */
+  counters: Pick<Counters, "take">;
+  logger: Logger;
+  clock?: Clock;
+  /** This replica's id, carried in the quote ids it issues. */
+  replicaId: string;
+  /** The OpenAPI document to serve; defaults to the contract package's committed openapi.yaml. */
+  openapiPath?: string;
+}
+
+export interface HubApp {
+  /** The HTTP surface (listen on it, or inject into it): /v1 routes, /healthz, /metrics. */
+  app: FastifyInstance;
+  /** The in-process way in for the gateway; rejects with the signal's reason once the call is given up. */
+  handle(call: HubCall): Promise<HubAnswer>;
+  close(): Promise<void>;
+}
+
+const REPLICA_ID_PATTERN = /^[a-z0-9]{1,16}$/;
+
+function defaultOpenapiPath(): string {
+  return fileURLToPath(new URL("../openapi.yaml", import.meta.resolve("@hub/contract")));
+}
+
+function readOptional(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Builds the hub: services from config and dependencies, the routes in spec order, both transports. */
+export function createHubApp(deps: HubAppDeps): HubApp {
+  const config = parseHubConfig(deps.config);
+  if (!REPLICA_ID_PATTERN.test(deps.replicaId)) {
+    throw new Error(`invalid hub replica id ${JSON.stringify(deps.replicaId)}: 1 to 16 of a-z and 0-9`);
+  }
+  const clock = deps.clock ?? systemClock;
+  const { logger } = deps;
+  const openapiPath = deps.openapiPath ?? defaultOpenapiPath();
+  const openapiYaml = readOptional(openapiPath);
+  if (openapiYaml === undefined)
+    logger.warn({ path: openapiPath }, "no OpenAPI document: its route answers EIN0049");
+
+  const admission = createQuoteAdmission({ limit: config.quotesInFlight });
+  const router = createOperationRouter();
+  registerHubRoutes(router, {
+    catalog: createCatalogService({ catalog: deps.catalog }),
+    openapi: createOpenapiDocument({ yaml: openapiYaml, path: openapiPath }),
+    quotes: createQuoteService({ admission }),
+    orders: createOrderService(),
+    orderStatus: createOrderStatusService(),
+    onchain: createOnchainService(),
+  });
+
+  const metrics = createHubMetrics();
+  const dispatcher = createDispatcher({
+    router,
+    bodyLimitBytes: config.bodyLimitBytes,
+    checkCredential: createGatewayCredentialCheck(config.gatewayCredential),
+    sourceLimiter: createSourceRateLimiter({ ...config.perIpBucket, clock }),
+    organizationLimiter: createOrganizationRateLimiter({
+      counters: deps.counters,
+      ratePerSecond: config.organizationBucket.ratePerSecond,
+      burst: config.organizationBucket.burst,
+    }),
+    metrics,
+    logger,
+  });
+
+  const EMPTY = Buffer.alloc(0);
+  const app = Fastify({
+    logger: false,
+    exposeHeadRoutes: false,
+    requestIdHeader: false,
+    routerOptions: { maxParamLength: 2048 },
+    // A URL Fastify cannot route (bad percent-encoding) still gets the dispatcher's envelope.
+    frameworkErrors: (_error, request, reply) => {
+      dispatcher
+        .dispatch({
+          method: request.method,
+          url: request.url,
+          headers: request.headers,
+          body: EMPTY,
+          peerAddress: request.socket.remoteAddress ?? "unknown",
+          signal: undefined,
+        })
+        .then((answer) => sendAnswer(reply as unknown as FastifyReply, answer));
+    },
+  });
+  app.get("/healthz", async () => ({ status: "ready" }));
+  app.get("/metrics", async (_request, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+  mountOnFastify(app, { router, dispatcher, bodyLimitBytes: config.bodyLimitBytes });
+
+  return {
+    app,
+    handle(call) {
+      const inbound = {
+        method: call.method,
+        url: call.url,
+        headers: call.headers,
+        body: call.body,
+        peerAddress: "in-process",
+        signal: call.signal,
+      };
+      const { signal } = call;
+      if (signal === undefined) return dispatcher.dispatch(inbound);
+      if (signal.aborted) return Promise.reject(signal.reason);
+      return untilAborted(dispatcher.dispatch(inbound), signal);
+    },
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,98 @@
+import type { Readable } from "node:stream";
+import type { HubAnswer } from "@hub/contract";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Dispatcher } from "./dispatcher.js";
+import type { OperationRouter } from "./operation.js";
+
+const EMPTY = Buffer.alloc(0);
+
+/** Reads a body up to the limit; a bigger one is drained and reads as empty (spec common rule 8). */
+export function readBody(stream: Readable, limitBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    let over = false;
+    stream.on("data", (chunk: Buffer) => {
+      if (over) return;
+      length += chunk.length;
+      if (length > limitBytes) {
+        over = true;
+        chunks.length = 0;
+        return;
+      }
+      chunks.push(chunk);
+    });
+    stream.once("end", () => resolve(over ? EMPTY : Buffer.concat(chunks, length)));
+    stream.once("error", reject);
+  });
+}
+
+/** Writes a dispatcher answer as is: status, headers, bytes. */
+export function sendAnswer(reply: FastifyReply, answer: HubAnswer): FastifyReply {
+  return reply.code(answer.statusCode).headers(answer.headers).send(answer.body);
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const { headers } = request;
+  return headers["transfer-encoding"] !== undefined || (headers["content-length"] ?? "0") !== "0";
+}
+
+/**
+ * Puts the hub's routes on Fastify in the route list's order. Fastify only carries bytes here: every
+ * rule (content types, JSON, limits, envelopes) is the dispatcher's, shared with the in-process path,
+ * so Fastify's own parsers are removed and its framework errors are answered through the dispatcher.
+ */
+export function mountOnFastify(
+  app: FastifyInstance,
+  deps: { router: OperationRouter; dispatcher: Dispatcher; bodyLimitBytes: number },
+): void {
+  const { router, dispatcher, bodyLimitBytes } = deps;
+
+  async function serve(request: FastifyRequest, reply: FastifyReply, body: Buffer | undefined) {
+    let signal: AbortSignal | undefined;
+    if (request.method === "POST") {
+      const controller = new AbortController();
+      reply.raw.once("close", () => {
+        if (!reply.raw.writableFinished) controller.abort();
+      });
+      signal = controller.signal;
+    }
+    const answer = await dispatcher.dispatch({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body,
+      peerAddress: request.socket.remoteAddress ?? "unknown",
+      signal,
+    });
+    return sendAnswer(reply, answer);
+  }
+
+  async function handler(request: FastifyRequest, reply: FastifyReply) {
+    let body = request.body as Buffer | undefined;
+    // Fastify leaves a GET's body unread; the rules still look at it (EMC0005 for a JSON one).
+    if (body === undefined && request.method === "GET" && hasBody(request)) {
+      body = await readBody(request.raw, bodyLimitBytes);
+    }
+    return serve(request, reply, body);
+  }
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", (_request, payload, done) => {
+    readBody(payload, bodyLimitBytes).then(
+      (body) => done(null, body),
+      (error: Error) => done(error, undefined),
+    );
+  });
+
+  for (const { route } of router.operations) {
+    app.route({
+      method: route.method,
+      url: `/v1${route.path.replace(/\{([A-Za-z]+)\}/g, ":$1")}`,
+      handler,
+    });
+  }
+  app.setNotFoundHandler(handler);
+  // A body Fastify could not take in (a malformed media type, a broken transfer) reads as empty.
+  app.setErrorHandler((_error, request, reply) => serve(request, reply, EMPTY));
+}

@@ -1,0 +1,4 @@
+export { type HubConfig, type HubConfigInput, hubConfigSchema, parseHubConfig } from "./config.js";
+export { type HubApp, type HubAppDeps, createHubApp } from "./create-hub-app.js";
+export { catalogConsistencyProblems, loadCatalog } from "./load-catalog.js";
+export type { Clock } from "./services/clock.js";

@@ -1,0 +1,12 @@
+import { RawBody } from "../http/answer.js";
+import type { OperationRouter } from "../http/operation.js";
+import type { HubServices } from "../services/hub-services.js";
+
+export const operationId = "getOpenapi";
+
+export function registerGetOpenapi(router: OperationRouter, services: HubServices): void {
+  router.add({
+    operationId,
+    handle: () => new RawBody("application/yaml", services.openapi.yaml()),
+  });
+}

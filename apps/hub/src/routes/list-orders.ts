@@ -1,0 +1,19 @@
+import { listOrdersQuerySchema } from "@hub/contract";
+import type { OperationRouter } from "../http/operation.js";
+import type { HubServices } from "../services/hub-services.js";
+
+export const operationId = "listOrders";
+
+export function registerListOrders(router: OperationRouter, services: HubServices): void {
+  router.add({
+    operationId,
+    query: listOrdersQuerySchema,
+    handle: ({ query, organization, subject }) =>
+      services.orderStatus.listOrders({
+        organization: organization ?? "",
+        subject: subject as string,
+        ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+        limit: query.limit,
+      }),
+  });
+}

@@ -1,0 +1,13 @@
+import { prepareQuoteRequestBody } from "@hub/contract";
+import type { OperationRouter } from "../http/operation.js";
+import type { HubServices } from "../services/hub-services.js";
+
+export const operationId = "prepareQuote";
+
+export function registerPrepareQuote(router: OperationRouter, services: HubServices): void {
+  router.add({
+    operationId,
+    body: prepareQuoteRequestBody,
+    handle: ({ body, signal }) => services.quotes.quote("prepare", body, signal),
+  });
+}

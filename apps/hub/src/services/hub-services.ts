@@ -1,0 +1,16 @@
+import type { CatalogService } from "./catalog-service.js";
+import type { OnchainService } from "./onchain-service.js";
+import type { OpenapiDocument } from "./openapi-document.js";
+import type { OrderService } from "./order-service.js";
+import type { OrderStatusService } from "./order-status-service.js";
+import type { QuoteService } from "./quote-service.js";
+
+/** Everything the route handlers call; none of it knows HTTP. */
+export interface HubServices {
+  catalog: CatalogService;
+  openapi: OpenapiDocument;
+  quotes: QuoteService;
+  orders: OrderService;
+  orderStatus: OrderStatusService;
+  onchain: OnchainService;
+}

@@ -1,0 +1,185 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  type Catalog,
+  type Envelope,
+  type ErrorCode,
+  type HubAnswer,
+  carriesMessage,
+  errorCatalogue,
+  hubHeaders,
+} from "@hub/contract";
+import { createMemoryCounters } from "@hub/counters";
+import { pino } from "pino";
+import { type HubApp, type HubConfigInput, createHubApp } from "../src/index.js";
+
+export const GATEWAY_SECRET = "test-gateway-secret-0123456789abcdef";
+
+/** A small valid catalog: one EVM chain with its native coin and one token. */
+export function testCatalog(): Catalog {
+  const token = "0x00000000000000000000000000000000000000aa";
+  return {
+    families: {
+      evm: [
+        {
+          chainDomain: "eip155:31337",
+          chainId: 31337,
+          name: "Devnet A",
+          native: { symbol: "ETH", decimals: 18 },
+          nativeKey: "eip155:31337/slip44:60",
+          inputSettlers: { escrow: "0x00000000000000000000000000000000000000e1" },
+          outputSettler: "0x00000000000000000000000000000000000000e2",
+          inputOracle: "0x00000000000000000000000000000000000000e3",
+          permit2: "0x000000000022d473030f116ddee9f6b43ac78ba3",
+          assets: [
+            {
+              key: `eip155:31337/erc20:${token}`,
+              symbol: "USDC",
+              decimals: 6,
+              address: token,
+              authorizations: ["permit2", "eip3009"],
+            },
+          ],
+        },
+      ],
+      solana: [],
+    },
+  };
+}
+
+/** A clock the test moves by hand. */
+export function manualClock(startMs = 1_800_000_000_000) {
+  let nowMs = startMs;
+  return {
+    now: () => nowMs,
+    advance(ms: number) {
+      nowMs += ms;
+    },
+  };
+}
+
+export interface TestHub extends HubApp {
+  clock: ReturnType<typeof manualClock>;
+  logLines: string[];
+}
+
+/** A hub with memory counters on a manual clock and a captured JSON log. */
+export function startTestHub(
+  config: Partial<HubConfigInput> = {},
+  options: { openapiPath?: string } = {},
+): TestHub {
+  const clock = manualClock();
+  const logLines: string[] = [];
+  const logger = pino({ level: "info" }, { write: (line: string) => logLines.push(line) });
+  const hub = createHubApp({
+    config: { gatewayCredential: GATEWAY_SECRET, ...config },
+    catalog: testCatalog(),
+    counters: createMemoryCounters({}, { clock: clock.now }),
+    logger,
+    clock,
+    replicaId: "r1",
+    ...(options.openapiPath === undefined ? {} : { openapiPath: options.openapiPath }),
+  });
+  return { ...hub, clock, logLines };
+}
+
+/** The headers the gateway sets on every call it forwards. */
+export function gatewayHeaders(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    [hubHeaders.gatewayCredential]: GATEWAY_SECRET,
+    [hubHeaders.organization]: "org_test",
+    [hubHeaders.userAgent]: "hub-test",
+    [hubHeaders.acceptLanguage]: "en",
+    ...extra,
+  };
+}
+
+export const SUBJECT = { [hubHeaders.subject]: "user-1" };
+
+/** A valid quote request (struct order). */
+export function quoteBody(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    sourceAsset: "eip155:31337/erc20:0x00000000000000000000000000000000000000aa",
+    destinationAsset: "eip155:31337/slip44:60",
+    amount: "1000000",
+    recipient: "0x00000000000000000000000000000000000000bb",
+    ...extra,
+  };
+}
+
+/** One call through the in-process entry. */
+export function call(
+  hub: HubApp,
+  method: string,
+  url: string,
+  options: { headers?: Record<string, string>; body?: string | Buffer; json?: unknown } = {},
+): Promise<HubAnswer> {
+  const headers = { ...gatewayHeaders(), ...options.headers };
+  let body: Buffer | undefined;
+  if (options.json !== undefined) {
+    body = Buffer.from(JSON.stringify(options.json));
+    headers["content-type"] ??= "application/json";
+  } else if (options.body !== undefined) {
+    body = Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body);
+  }
+  return hub.handle({ method, url, headers, ...(body === undefined ? {} : { body }) });
+}
+
+/** Parses an answer and holds it to the envelope rules; returns the envelope. */
+export function envelopeOf(answer: HubAnswer, options: { perIpRefusal?: boolean } = {}): Envelope {
+  assert.match(answer.headers["content-type"] ?? "", /^application\/json/);
+  const requestId = answer.headers["x-request-id"];
+  assert.ok(requestId, "X-Request-Id on every answer");
+  const envelope = JSON.parse(answer.body.toString("utf8")) as Envelope;
+  const allowed = new Set(["success", "data", "request_id", "message", "errors"]);
+  for (const key of Object.keys(envelope)) assert.ok(allowed.has(key), `unexpected envelope field ${key}`);
+  assert.equal(typeof envelope.success, "boolean");
+  if (options.perIpRefusal) assert.equal(envelope.request_id, undefined);
+  else assert.equal(envelope.request_id, requestId, "body request_id equals the header");
+  if (envelope.success) {
+    assert.equal(answer.statusCode, 200);
+    assert.ok("data" in envelope, "data on success");
+    assert.equal(envelope.errors, undefined);
+    assert.equal(envelope.message, undefined);
+  } else {
+    assert.equal(envelope.data, undefined);
+    assert.ok(Array.isArray(envelope.errors) && envelope.errors.length === 1, "exactly one error entry");
+    const entry = envelope.errors[0]!;
+    const code = entry.error_code as ErrorCode;
+    assert.ok(code in errorCatalogue, `known code ${code}`);
+    assert.equal(answer.statusCode, errorCatalogue[code].status);
+    for (const key of Object.keys(entry)) {
+      assert.ok(["error_code", "error_reference", "error_params"].includes(key), `entry field ${key}`);
+    }
+    if (entry.error_reference !== undefined) assert.ok(entry.error_reference.length > 0);
+    if (entry.error_params !== undefined) {
+      assert.ok(entry.error_params.length > 0);
+      for (const p of entry.error_params) assert.equal(typeof p, "string");
+    }
+    assert.equal(
+      envelope.message !== undefined,
+      carriesMessage(code),
+      `message only on terminal codes (${code})`,
+    );
+  }
+  return envelope;
+}
+
+/** Asserts a refusal with this code (and reference), returns its entry. */
+export function assertRefusal(answer: HubAnswer, code: ErrorCode, reference?: string) {
+  const envelope = envelopeOf(answer);
+  assert.equal(envelope.success, false, `expected ${code}, got ${answer.body.toString()}`);
+  const entry = envelope.errors![0]!;
+  assert.equal(entry.error_code, code, answer.body.toString());
+  assert.equal(entry.error_reference, reference);
+  return entry;
+}
+
+/** Writes a file under the OS temp dir and returns its path. */
+export function tempFile(name: string, content: string): string {
+  const path = join(tmpdir(), `hub-test-${process.pid}-${Date.now()}-${name}`);
+  writeFileSync(path, content);
+  return path;
+}
