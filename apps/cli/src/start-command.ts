@@ -1,0 +1,199 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { createAccessService } from "@hub/access";
+import { type Counters, createMemoryCounters, createRedisCounters } from "@hub/counters";
+import { type Devnet, createDevnet } from "@hub/devnet-app";
+import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
+import { createHubApp, loadCatalog } from "@hub/hub-app";
+import { openStore } from "@hub/store";
+import { Redis } from "ioredis";
+import { type Logger, pino } from "pino";
+import { type StackConfig, parseStackConfig } from "./stack-config.js";
+
+/** What `.data/dev.json` holds once the stack is ready (DESIGN §4). */
+export interface DevFile {
+  baseUrl: string;
+  /** The operator dashboard is not built yet; null until it is. */
+  dashboardUrl: string | null;
+  hubUrl: string;
+  devnetUrl: string | null;
+  orgId: string;
+  apiKey: string;
+  projectId: string;
+  allowedOrigin: string;
+  chains: { chainDomain: string; chainId: number; rpcUrl: string }[];
+  accounts: { address: string; privateKey: string }[];
+}
+
+/** A running stack: its URLs and one stop for everything it started. */
+export interface RunningStack {
+  dev: DevFile;
+  devFile: string;
+  stop(): Promise<void>;
+}
+
+async function readPreviousKey(devFile: string): Promise<string | undefined> {
+  try {
+    const previous = JSON.parse(await readFile(devFile, "utf8")) as Partial<DevFile>;
+    return typeof previous.apiKey === "string" ? previous.apiKey : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeFileAtomically(path: string, text: string): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, text, { mode: 0o600 });
+  await rename(temporary, path);
+}
+
+/**
+ * Starts the whole stack in this process on the given configuration: the store, the devnet (unless
+ * HUB_DEVNET=0), the hub on HUB_PORT, the gateway on GATEWAY_PORT with the in-process way to the hub,
+ * and the development organization; writes dev.json once everything answers.
+ */
+export async function startStack(config: StackConfig, logger: Logger): Promise<RunningStack> {
+  const cleanup: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const step of cleanup.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        logger.error({ err: error }, "a part of the stack did not stop cleanly");
+      }
+    }
+  };
+  try {
+    const dataDir = resolve(config.HUB_DATA_DIR);
+    await mkdir(dataDir, { recursive: true });
+    const devFile = join(dataDir, "dev.json");
+
+    const store = await openStore({
+      dataDir,
+      ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
+    });
+    cleanup.push(() => store.close());
+
+    let devnet: Devnet | undefined;
+    if (config.HUB_DEVNET) {
+      devnet = await createDevnet({
+        port: config.DEVNET_PORT,
+        rpcPorts: config.DEVNET_RPC_PORTS,
+        dataDir,
+        logger: logger.child({ part: "devnet" }),
+      });
+      cleanup.push(() => devnet!.stop());
+    }
+    const catalogFile = config.HUB_CATALOG_FILE ?? devnet?.files.catalogFile;
+    if (!catalogFile) throw new Error("HUB_CATALOG_FILE is required when HUB_DEVNET=0");
+    const catalog = await loadCatalog(catalogFile);
+
+    let counters: Counters;
+    if (config.REDIS_URL) {
+      const redis = new Redis(config.REDIS_URL, { commandTimeout: 1000, maxRetriesPerRequest: 1 });
+      cleanup.push(async () => void (await redis.quit()));
+      counters = createRedisCounters(
+        { prefix: "hub:", bucketIdleMs: config.HUB_BUCKET_IDLE_SECONDS * 1000 },
+        { redis },
+      );
+    } else {
+      counters = createMemoryCounters({ bucketIdleMs: config.HUB_BUCKET_IDLE_SECONDS * 1000 });
+    }
+
+    const gatewaySecret = config.HUB_GATEWAY_SECRET ?? randomBytes(32).toString("base64url");
+    const hub = createHubApp({
+      config: {
+        gatewayCredential: gatewaySecret,
+        organizationBucket: { ratePerSecond: config.HUB_TENANT_RPS, burst: config.HUB_TENANT_BURST },
+        perIpBucket: { ratePerSecond: config.HUB_PER_IP_RPS, burst: config.HUB_PER_IP_BURST },
+        quotesInFlight: config.HUB_QUOTES_IN_FLIGHT,
+      },
+      catalog,
+      counters,
+      logger: logger.child({ part: "hub" }),
+      replicaId: config.HUB_REPLICA_ID,
+    });
+    cleanup.push(() => hub.close());
+    const hubUrl = await hub.app.listen({ host: "127.0.0.1", port: config.HUB_PORT });
+
+    const access = createAccessService({ store: store.access });
+    const development = await access.ensureDevelopmentAccess({
+      allowedOrigin: config.HUB_DEV_ORIGIN,
+      ...(await readPreviousKey(devFile).then((key) => (key ? { previousKey: key } : {}))),
+    });
+
+    const credentials = createCredentialResolver(
+      {},
+      { store: store.access, logger: logger.child({ part: "gateway" }) },
+    );
+    cleanup.push(() => credentials.close());
+    const gateway = createGatewayApp({
+      config: {
+        hubCredential: gatewaySecret,
+        bodyLimitBytes: config.GATEWAY_BODY_LIMIT_BYTES,
+        quoteTimeoutMs: config.GATEWAY_QUOTE_TIMEOUT_MS,
+        timeoutMs: config.GATEWAY_TIMEOUT_MS,
+      },
+      credentials,
+      counters,
+      transport: createInProcessHubTransport(hub),
+      logger: logger.child({ part: "gateway" }),
+    });
+    cleanup.push(() => gateway.close());
+    const gatewayUrl = await gateway.listen({ host: "127.0.0.1", port: config.GATEWAY_PORT });
+
+    const dev: DevFile = {
+      baseUrl: `${gatewayUrl}/v1`,
+      dashboardUrl: null,
+      hubUrl,
+      devnetUrl: devnet?.url ?? null,
+      orgId: development.orgId,
+      apiKey: development.apiKey,
+      projectId: development.projectId,
+      allowedOrigin: development.allowedOrigin,
+      chains: (devnet?.manifest.chains ?? []).map(({ chainDomain, chainId, rpcUrl }) => ({
+        chainDomain,
+        chainId,
+        rpcUrl,
+      })),
+      accounts: (devnet?.manifest.users ?? []).map(({ address, privateKey }) => ({ address, privateKey })),
+    };
+    await writeFileAtomically(devFile, `${JSON.stringify(dev, null, 2)}\n`);
+    return { dev, devFile, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** `hub start`: reads the environment, starts the stack, prints where it is, stops it on SIGINT or SIGTERM. */
+export async function runStart(
+  _argv: string[],
+  env: Record<string, string | undefined> = process.env,
+): Promise<void> {
+  const config = parseStackConfig(env);
+  const logger = pino({ level: config.LOG_LEVEL });
+  const startedAt = performance.now();
+  const stack = await startStack(config, logger);
+  const { dev } = stack;
+  console.log(`gateway (API)   ${dev.baseUrl}`);
+  console.log(`hub             ${dev.hubUrl}`);
+  if (dev.devnetUrl) console.log(`devnet          ${dev.devnetUrl}`);
+  for (const chain of dev.chains) console.log(`chain           ${chain.chainDomain} ${chain.rpcUrl}`);
+  console.log("dashboard       not built yet");
+  console.log(`dev file        ${stack.devFile}`);
+  console.log(`ready in ${Math.round(performance.now() - startedAt)} ms: ${dev.baseUrl}`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "stopping");
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
