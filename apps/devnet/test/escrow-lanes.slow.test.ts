@@ -1,0 +1,294 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import {
+  type DevnetAccount,
+  devnetUsdcAbi,
+  inputSettlerEscrowAbi,
+  orderIdentifier,
+  outputSettlerAbi,
+  type StandardOrder,
+  userProxyAbi,
+} from "@hub/chain";
+import { type Hex, maxUint256, parseEther, parseUnits } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { OrderResponse } from "../src/aggregator/oif-order.js";
+import type { QuoteResponse, QuotesResponse } from "../src/aggregator/oif-quote.js";
+import {
+  type AggregatorDevnet,
+  call,
+  pollUntil,
+  quoteRequest,
+  startAggregatorDevnet,
+} from "./aggregator-devnet.js";
+
+const permit2 = "0x000000000022D473030F116dDEE9F6B43aC78BA3";
+
+let devnet: AggregatorDevnet;
+before(async () => {
+  devnet = await startAggregatorDevnet();
+});
+after(async () => {
+  await devnet?.stop();
+});
+
+async function signPayload(user: DevnetAccount, quote: QuoteResponse): Promise<Hex> {
+  const { payload } = quote.order;
+  // A wallet gets the payload as JSON (eth_signTypedData_v4): decimal strings, EIP712Domain in types.
+  return privateKeyToAccount(user.privateKey).signTypedData({
+    domain: payload.domain,
+    types: payload.types,
+    primaryType: payload.primaryType,
+    message: payload.message,
+  } as unknown as Parameters<ReturnType<typeof privateKeyToAccount>["signTypedData"]>[0]);
+}
+
+async function getQuotes(body: unknown): Promise<QuotesResponse> {
+  const answer = await call(devnet.baseUrl, "POST", "/aggregator/api/v1/quotes", body);
+  assert.equal(answer.status, 200, answer.text);
+  return answer.body as QuotesResponse;
+}
+
+async function followToFinal(orderId: string): Promise<{ final: OrderResponse; seen: unknown[] }> {
+  const seen: unknown[] = [];
+  const final = await pollUntil(
+    async () => {
+      const answer = await call(devnet.baseUrl, "GET", `/aggregator/api/v1/orders/${orderId}`);
+      assert.equal(answer.status, 200, answer.text);
+      const order = answer.body as OrderResponse;
+      const last = seen.at(-1);
+      if (JSON.stringify(last) !== JSON.stringify(order.status)) seen.push(order.status);
+      return order;
+    },
+    (order) => order.status === "finalized" || typeof order.status === "object",
+    60_000,
+    50,
+  );
+  return { final, seen };
+}
+
+async function onChainLifecycle(orderId: Hex, reverse = false) {
+  const originChain = reverse ? devnet.destination : devnet.origin;
+  const destinationChain = reverse ? devnet.origin : devnet.destination;
+  const origin = devnet.clients.get(originChain.chainId).publicClient;
+  const destination = devnet.clients.get(destinationChain.chainId).publicClient;
+  const [opens, fills, finalised] = await Promise.all([
+    origin.getContractEvents({
+      address: originChain.contracts.inputSettlerEscrow,
+      abi: inputSettlerEscrowAbi,
+      eventName: "Open",
+      args: { orderId },
+      fromBlock: 0n,
+    }),
+    destination.getContractEvents({
+      address: destinationChain.contracts.outputSettler,
+      abi: outputSettlerAbi,
+      eventName: "OutputFilled",
+      args: { orderId },
+      fromBlock: 0n,
+    }),
+    origin.getContractEvents({
+      address: originChain.contracts.inputSettlerEscrow,
+      abi: inputSettlerEscrowAbi,
+      eventName: "Finalised",
+      args: { orderId },
+      fromBlock: 0n,
+    }),
+  ]);
+  return { opens: opens.length, fills: fills.length, finalised: finalised.length };
+}
+
+function assertForwardWalk(seen: unknown[]) {
+  const order = ["created", "pending", "executing", "executed", "settling", "settled", "finalized"];
+  const ranks = seen.map((s) => order.indexOf(s as string));
+  assert.ok(
+    ranks.every((r, i) => r >= 0 && (i === 0 || r > ranks[i - 1]!)),
+    `status walk ${JSON.stringify(seen)}`,
+  );
+  assert.equal(seen.at(-1), "finalized");
+}
+
+async function approvePermit2(user: DevnetAccount, chainId: number, kind: "usdc" | "token") {
+  const chain = devnet.clients.get(chainId);
+  const hash = await chain.wallet(user).writeContract({
+    address: chain.chain.contracts[kind],
+    abi: devnetUsdcAbi,
+    functionName: "approve",
+    args: [permit2, maxUint256],
+  });
+  await chain.publicClient.waitForTransactionReceipt({ hash });
+}
+
+describe("devnet aggregator in front of two solvers, on real chains", () => {
+  test("both solvers quote, at different prices, each quote carrying a valid integrity checksum", async () => {
+    const user = devnet.manifest.users[0]!;
+    const quotes = await getQuotes(quoteRequest(devnet, user, "usdc", parseUnits("100", 6)));
+    assert.equal(quotes.totalQuotes, 2);
+    const bySolver = Object.fromEntries(quotes.quotes.map((q) => [q.solverId, q]));
+    assert.ok(bySolver.alpha && bySolver.beta);
+    assert.notEqual(bySolver.alpha.preview.outputs[0]!.amount, bySolver.beta.preview.outputs[0]!.amount);
+    assert.ok(
+      BigInt(bySolver.beta.preview.outputs[0]!.amount!) > BigInt(bySolver.alpha.preview.outputs[0]!.amount!),
+    );
+    assert.deepEqual(
+      quotes.quotes.map((q) => q.solverId),
+      ["alpha", "beta"],
+      "sorted by eta",
+    );
+    for (const q of quotes.quotes) {
+      assert.match(q.integrityChecksum, /^[0-9a-f]{64}$/);
+      assert.equal(q.order.type, "oif-escrow-v0");
+      assert.equal(q.order.payload.primaryType, "PermitBatchWitnessTransferFrom");
+    }
+    assert.equal(quotes.metadata.solversRespondedSuccess, 2);
+  });
+
+  test("a Permit2 quote signed by a wallet walks to finalized while Open, OutputFilled and Finalised happen on chain", async () => {
+    const user = devnet.manifest.users[1]!;
+    // From the second chain: on the first, the installed Permit2's cached domain separator is wrong.
+    await approvePermit2(user, devnet.destination.chainId, "usdc");
+    const quotes = await getQuotes(
+      quoteRequest(devnet, user, "usdc", parseUnits("250", 6), { reverse: true }),
+    );
+    const quote = quotes.quotes.find((q) => q.solverId === "beta")!;
+    const signature = await signPayload(user, quote);
+    const started = Date.now();
+    const submitted = await call(devnet.baseUrl, "POST", "/aggregator/api/v1/orders", {
+      quoteResponse: quote,
+      signature: `0x00${signature.slice(2)}`,
+    });
+    assert.equal(submitted.status, 200, submitted.text);
+    const ack = submitted.body as OrderResponse;
+    assert.equal(ack.status, "created");
+    assert.match(ack.orderId, /^[0-9a-f]{64}$/);
+
+    const { final, seen } = await followToFinal(ack.orderId);
+    assert.equal(final.status, "finalized", JSON.stringify(final.status));
+    assertForwardWalk(seen);
+    assert.match(String(final.fillTransaction?.hash), /^0x[0-9a-f]{64}$/);
+    assert.ok(Date.now() - started < 60_000);
+    assert.deepEqual(await onChainLifecycle(`0x${ack.orderId}`, true), { opens: 1, fills: 1, finalised: 1 });
+  });
+
+  test("an EIP-3009 quote signed raw walks to finalized, its order id being the authorization nonce", async () => {
+    const user = devnet.manifest.users[2]!;
+    const quotes = await getQuotes(
+      quoteRequest(devnet, user, "usdc", parseUnits("75", 6), {
+        supportedTypes: ["oif-3009-v0", "oif-escrow-v0"],
+        schemes: ["eip3009"],
+      }),
+    );
+    const quote = quotes.quotes.find((q) => q.solverId === "alpha")!;
+    assert.equal(quote.order.type, "oif-3009-v0");
+    assert.equal(quote.order.payload.primaryType, "ReceiveWithAuthorization");
+    const signature = await signPayload(user, quote);
+    const submitted = await call(devnet.baseUrl, "POST", "/aggregator/api/v1/orders", {
+      quoteResponse: quote,
+      signature,
+    });
+    assert.equal(submitted.status, 200, submitted.text);
+    const ack = submitted.body as OrderResponse;
+    assert.equal(`0x${ack.orderId}`, quote.order.payload.message.nonce);
+
+    const { final, seen } = await followToFinal(ack.orderId);
+    assert.equal(final.status, "finalized", JSON.stringify(final.status));
+    assertForwardWalk(seen);
+    assert.deepEqual(await onChainLifecycle(`0x${ack.orderId}`), { opens: 1, fills: 1, finalised: 1 });
+  });
+
+  test("an unsigned registration is acked before any deposit and filled once the user opens it through wrapAndOpen", async () => {
+    const user = devnet.manifest.users[3]!;
+    const amount = parseEther("0.5");
+    const quotes = await getQuotes(quoteRequest(devnet, user, "wrappedNative", amount));
+    const quote = quotes.quotes.find((q) => q.solverId === "alpha")!;
+    const submitted = await call(devnet.baseUrl, "POST", "/aggregator/api/v1/orders", {
+      quoteResponse: quote,
+    });
+    assert.equal(submitted.status, 200, submitted.text);
+    const ack = submitted.body as OrderResponse;
+    assert.equal(ack.status, "created");
+
+    const origin = devnet.clients.get(devnet.origin.chainId);
+    const escrowStatus = await origin.publicClient.readContract({
+      address: devnet.origin.contracts.inputSettlerEscrow,
+      abi: inputSettlerEscrowAbi,
+      functionName: "orderStatus",
+      args: [`0x${ack.orderId}`],
+    });
+    assert.equal(Number(escrowStatus), 0, "no deposit exists at registration");
+    const before = await call(devnet.baseUrl, "GET", `/aggregator/api/v1/orders/${ack.orderId}`);
+    assert.equal((before.body as OrderResponse).status, "created");
+
+    // Rebuild the StandardOrder from the signable payload, as the hub compiles the proxy step.
+    const message = quote.order.payload.message as {
+      permitted: { token: Hex; amount: string }[];
+      nonce: string;
+      deadline: string;
+      witness: {
+        user: Hex;
+        expires: number;
+        inputOracle: Hex;
+        outputs: {
+          oracle: Hex;
+          settler: Hex;
+          chainId: number;
+          token: Hex;
+          amount: string;
+          recipient: Hex;
+          callbackData: Hex;
+          context: Hex;
+        }[];
+      };
+    };
+    const order: StandardOrder = {
+      user: message.witness.user,
+      nonce: BigInt(message.nonce),
+      originChainId: BigInt(quote.order.payload.domain.chainId as number),
+      expires: message.witness.expires,
+      fillDeadline: Number(message.deadline),
+      inputOracle: message.witness.inputOracle,
+      inputs: message.permitted.map((p) => [BigInt(p.token), BigInt(p.amount)] as const),
+      outputs: message.witness.outputs.map((o) => ({
+        ...o,
+        chainId: BigInt(o.chainId),
+        amount: BigInt(o.amount),
+      })),
+    };
+    assert.equal(
+      orderIdentifier(order, devnet.origin.chainId, devnet.origin.contracts.inputSettlerEscrow).slice(2),
+      ack.orderId,
+    );
+    const hash = await origin.wallet(user).writeContract({
+      address: devnet.origin.contracts.userProxy,
+      abi: userProxyAbi,
+      functionName: "wrapAndOpen",
+      args: [order],
+      value: amount,
+    });
+    await origin.publicClient.waitForTransactionReceipt({ hash });
+
+    const { final, seen } = await followToFinal(ack.orderId);
+    assert.equal(final.status, "finalized", JSON.stringify(final.status));
+    assertForwardWalk(seen);
+    assert.deepEqual(await onChainLifecycle(`0x${ack.orderId}`), { opens: 1, fills: 1, finalised: 1 });
+  });
+
+  test("the aggregator refuses a quote whose checksummed fields were tampered with", async () => {
+    const user = devnet.manifest.users[4]!;
+    const quotes = await getQuotes(quoteRequest(devnet, user, "token", parseEther("10")));
+    const quote = quotes.quotes[0]!;
+    const richer = structuredClone(quote);
+    richer.preview.outputs[0]!.amount = (BigInt(quote.preview.outputs[0]!.amount!) * 2n).toString();
+    const longer = { ...structuredClone(quote), validUntil: quote.validUntil! + 3600 };
+    for (const tampered of [richer, longer]) {
+      const answer = await call(devnet.baseUrl, "POST", "/aggregator/api/v1/orders", {
+        quoteResponse: tampered,
+        signature: `0x00${"11".repeat(65)}`,
+      });
+      assert.equal(answer.status, 500, answer.text);
+      const body = answer.body as { error: string; message: string; timestamp: number };
+      assert.equal(body.error, "INTERNAL_ERROR");
+      assert.equal(body.message, "quote integrity verification failed");
+      assert.equal(typeof body.timestamp, "number");
+    }
+  });
+});
