@@ -1,0 +1,310 @@
+import { performance } from "node:perf_hooks";
+import {
+  API_PREFIX,
+  type ErrorCode,
+  errorCatalogue,
+  errorEnvelope,
+  type HubAnswer,
+  type HubTransport,
+  hubHeaders,
+  matchRoute,
+  pathExists,
+  type RouteDefinition,
+} from "@hub/contract";
+import type { BucketRule, Counters, TakeResult } from "@hub/counters";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { corsHeaders, preflightHeaders } from "./cors-headers.js";
+import type { CredentialResolver } from "./create-credential-resolver.js";
+import type { GatewayConfig } from "./gateway-config.js";
+import type { GatewayMetrics } from "./gateway-metrics.js";
+import { HubTransportError } from "./hub-transport-error.js";
+import { isEnvelopeAnswer } from "./is-envelope-answer.js";
+import { parseCredential } from "./parse-credential.js";
+import { readBody } from "./read-body.js";
+
+const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+/** The hub's per-IP limiter reads the caller's address from this header, trusted only with the gateway's credential. */
+const CLIENT_ADDRESS_HEADER = "x-forwarded-for";
+/** Hop-by-hop and framing headers of a hub answer; the gateway's own server sets its own. */
+const DROPPED_HUB_HEADERS = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "date",
+  "upgrade",
+  "trailer",
+  "te",
+  "proxy-connection",
+]);
+
+interface Pool {
+  readonly key: string;
+  readonly rule: BucketRule;
+  readonly code: "EPX0080" | "EPX0082";
+}
+
+interface CallContext {
+  readonly requestId: string;
+  operation: string;
+  /** Headers every answer to this call carries: CORS on project-id calls, RateLimit once a credential is accepted. */
+  readonly headers: Record<string, string>;
+  reachedHub: boolean;
+}
+
+export interface ApiCallHandlerDeps {
+  readonly config: GatewayConfig;
+  readonly credentials: CredentialResolver;
+  readonly counters: Counters;
+  readonly transport: HubTransport;
+  readonly metrics: GatewayMetrics;
+  readonly clock: () => number;
+}
+
+/**
+ * Answers one /v1 call, in the spec's order (Common rule 5 and Authentication): lockout, route,
+ * credential, origin, route open to the credential, body size, rate pools; then the hub. Every refusal
+ * is the envelope with the catalogue's status; hub answers pass back unchanged.
+ */
+export function createApiCallHandler(
+  deps: ApiCallHandlerDeps,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  const { config, credentials, counters, transport, metrics, clock } = deps;
+
+  function refuse(
+    reply: FastifyReply,
+    call: CallContext,
+    code: ErrorCode,
+    extra: { params?: string[]; retryAfterMs?: number; message?: string } = {},
+  ): string {
+    const envelope = errorEnvelope(code, call.requestId, { params: extra.params, message: extra.message });
+    reply.code(errorCatalogue[code].status).headers(call.headers);
+    reply.header("x-request-id", call.requestId).header("content-type", JSON_CONTENT_TYPE);
+    if (extra.retryAfterMs !== undefined) {
+      reply.header("retry-after", String(Math.max(1, Math.ceil(extra.retryAfterMs / 1000))));
+    }
+    reply.send(JSON.stringify(envelope));
+    return code;
+  }
+
+  function lockoutKey(ip: string): string {
+    return `gw:lockout:${ip}`;
+  }
+
+  async function countFailure(ip: string): Promise<void> {
+    await counters.hit(lockoutKey(ip), config.lockoutWindowMs);
+  }
+
+  /** Takes from each pool in turn, stopping at the first that refuses; the tightest answer sets the headers. */
+  async function takeFromPools(
+    call: CallContext,
+    pools: readonly Pool[],
+    cost: number,
+  ): Promise<{ refusedBy?: Pool; result: TakeResult }> {
+    let tightest: TakeResult | undefined;
+    for (const pool of pools) {
+      const result = await counters.take(pool.key, pool.rule, cost);
+      if (
+        !tightest ||
+        !result.allowed ||
+        result.remaining < tightest.remaining ||
+        (result.remaining === tightest.remaining && result.limit < tightest.limit)
+      ) {
+        tightest = result;
+      }
+      if (!result.allowed) {
+        setRateHeaders(call, result);
+        return { refusedBy: pool, result };
+      }
+    }
+    setRateHeaders(call, tightest!);
+    return { result: tightest! };
+  }
+
+  function setRateHeaders(call: CallContext, result: TakeResult): void {
+    call.headers["ratelimit-limit"] = String(result.limit);
+    call.headers["ratelimit-remaining"] = String(result.remaining);
+    call.headers["ratelimit-reset"] = String(result.resetSeconds);
+  }
+
+  async function forward(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    call: CallContext,
+    route: RouteDefinition,
+    target: { url: string; orgId: string | undefined; body: Buffer | undefined },
+  ): Promise<string> {
+    const headers: Record<string, string> = {
+      [hubHeaders.requestId]: call.requestId,
+      [hubHeaders.userAgent]: config.userAgent,
+      [hubHeaders.acceptLanguage]: "en",
+      [hubHeaders.gatewayCredential]: config.hubCredential,
+      [CLIENT_ADDRESS_HEADER]: request.ip,
+    };
+    if (target.orgId !== undefined) headers[hubHeaders.organization] = target.orgId;
+    const subject = request.headers[hubHeaders.subject];
+    if (typeof subject === "string") headers[hubHeaders.subject] = subject;
+    const contentType = request.headers[hubHeaders.contentType];
+    if (contentType !== undefined) headers[hubHeaders.contentType] = contentType;
+
+    // Only the gateway's own timeout ends the hub call: a client that disconnects does not cancel a submission.
+    const controller = new AbortController();
+    const timeoutMs = route.timeoutClass === "quote" ? config.quoteTimeoutMs : config.timeoutMs;
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    call.reachedHub = true;
+    let answer: HubAnswer;
+    try {
+      answer = await transport.send({
+        method: request.method,
+        url: target.url,
+        headers,
+        body: target.body,
+        signal: controller.signal,
+      });
+    } catch (error) {
+      const kind = controller.signal.aborted
+        ? "timeout"
+        : error instanceof HubTransportError
+          ? error.kind
+          : "failing";
+      request.log.warn({ err: error, operation: call.operation, kind }, "hub call failed");
+      return refuse(
+        reply,
+        call,
+        kind === "timeout" ? "EPX0052" : kind === "unreachable" ? "EPX0050" : "EPX0051",
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!isEnvelopeAnswer(answer, route)) {
+      request.log.warn(
+        { operation: call.operation, status: answer.statusCode },
+        "hub answered without the envelope",
+      );
+      return refuse(reply, call, "EPX0051");
+    }
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (!DROPPED_HUB_HEADERS.has(name) && !name.startsWith("access-control-")) reply.header(name, value);
+    }
+    if (answer.headers[hubHeaders.requestId] === undefined) reply.header("x-request-id", call.requestId);
+    reply.headers(call.headers).code(answer.statusCode).send(answer.body);
+    return answer.statusCode === 200 ? "OK" : "hub";
+  }
+
+  async function serve(request: FastifyRequest, reply: FastifyReply, call: CallContext): Promise<string> {
+    const url = request.raw.url ?? "/";
+    const mark = url.indexOf("?");
+    const path = mark === -1 ? url : url.slice(0, mark);
+    const apiPath = path.slice(API_PREFIX.length);
+    const headers = request.headers;
+    const origin = typeof headers.origin === "string" ? headers.origin : undefined;
+    if (headers["x-project-id"] !== undefined && headers["x-api-key"] === undefined) {
+      Object.assign(call.headers, corsHeaders(origin));
+    }
+
+    if (request.method === "OPTIONS" && headers["access-control-request-method"] !== undefined) {
+      call.operation = "preflight";
+      if (!pathExists(apiPath)) return refuse(reply, call, "EPX0004");
+      reply.code(204).headers(preflightHeaders(origin, config.preflightMaxAgeSeconds));
+      reply.header("x-request-id", call.requestId).send();
+      return "preflight";
+    }
+
+    const ip = request.ip;
+    const lockout = await counters.peek(lockoutKey(ip), config.lockoutWindowMs);
+    if (lockout.count >= config.lockoutFailures) {
+      return refuse(reply, call, "EPX0081", { retryAfterMs: lockout.windowEndMs - clock() });
+    }
+
+    let matched: ReturnType<typeof matchRoute>;
+    try {
+      matched = matchRoute(request.method, apiPath);
+    } catch {
+      matched = undefined; // a path parameter that is not valid percent-encoding names no route
+    }
+    if (!matched) return refuse(reply, call, "EPX0004");
+    const { route } = matched;
+    call.operation = route.operationId;
+
+    let orgId: string | undefined;
+    let pools: Pool[] = [];
+    if (route.access !== "public") {
+      const parsed = parseCredential(headers);
+      if (!parsed.ok) {
+        if (parsed.counts) await countFailure(ip);
+        return refuse(reply, call, parsed.code);
+      }
+      if (parsed.kind === "key") {
+        const check = await credentials.checkKey(parsed.key);
+        if (!check.ok) {
+          await countFailure(ip);
+          return refuse(reply, call, check.code);
+        }
+        orgId = check.orgId;
+        pools = [{ key: `gw:org:${orgId}`, rule: config.organizationPool, code: "EPX0080" }];
+      } else {
+        const check = await credentials.checkProject(parsed.projectId);
+        if (!check.ok) {
+          await countFailure(ip);
+          return refuse(reply, call, check.code);
+        }
+        if (origin !== undefined && !check.allowedOrigins.has(origin)) return refuse(reply, call, "EPX0010");
+        orgId = check.orgId;
+        pools = [
+          { key: `gw:visitor:${check.projectId}:${ip}`, rule: config.visitorBucket, code: "EPX0082" },
+          { key: `gw:project:${check.projectId}`, rule: config.projectPool, code: "EPX0080" },
+        ];
+        if (route.access === "key-only") {
+          await takeFromPools(call, pools, 0);
+          return refuse(reply, call, "EPX0003");
+        }
+      }
+    }
+
+    const read = await readBody(request.raw, config.bodyLimitBytes, config.bodyReadTimeoutMs);
+    if (!read.ok) {
+      // The rest of the body is never read, so the connection cannot carry another request.
+      call.headers.connection = "close";
+      if (read.reason === "too-large") {
+        if (pools.length > 0) await takeFromPools(call, pools, 0);
+        return refuse(reply, call, "EPX0005");
+      }
+      return refuse(reply, call, "EPX0006", {
+        message:
+          read.reason === "timeout"
+            ? "Request body did not arrive within the time allowed."
+            : "Request body could not be read.",
+      });
+    }
+
+    if (pools.length > 0) {
+      const taken = await takeFromPools(call, pools, 1);
+      if (taken.refusedBy) {
+        const ms = taken.result.retryAfterMs;
+        return refuse(reply, call, taken.refusedBy.code, { params: [String(ms)], retryAfterMs: ms });
+      }
+    }
+
+    const forwardedUrl = route.forwardsQuery && mark !== -1 ? url : path;
+    return forward(request, reply, call, route, { url: forwardedUrl, orgId, body: read.body });
+  }
+
+  return async function answerApiCall(request, reply) {
+    const started = performance.now();
+    const call: CallContext = { requestId: request.id, operation: "none", headers: {}, reachedHub: false };
+    let code: string;
+    try {
+      code = await serve(request, reply, call);
+    } catch (error) {
+      // Everything before the hub call is the gateway's own check against the store and the counters.
+      request.log.error(
+        { err: error, operation: call.operation },
+        "credential or counters could not be checked",
+      );
+      code = reply.sent ? "unknown" : refuse(reply, call, call.reachedHub ? "EPX0051" : "EPX0053");
+    }
+    const ms = performance.now() - started;
+    metrics.observe(call.operation, code, reply.statusCode, ms / 1000);
+    request.log.info({ operation: call.operation, code, status: reply.statusCode, ms }, "answered");
+  };
+}

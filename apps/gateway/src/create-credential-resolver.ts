@@ -1,0 +1,137 @@
+import { hashApiKey } from "@hub/contract";
+import type { Logger } from "pino";
+
+/** What the gateway needs of the access store (@hub/store's AccessStore has these three). */
+export interface AccessLookup {
+  findKeyByHash(
+    keyHash: string,
+  ): Promise<{ keyId: string; orgId: string; expiresAt: Date | null; revokedAt: Date | null } | undefined>;
+  findProjectByPublicId(
+    projectId: string,
+  ): Promise<{ projectId: string; orgId: string; allowedOrigins: readonly string[] } | undefined>;
+  markKeysUsed(keyIds: readonly string[], at: Date): Promise<void>;
+}
+
+/** A key's check: the organization it opens, or EPX0002 (unknown, revoked or expired). */
+export type KeyCheck =
+  | { readonly ok: true; readonly keyId: string; readonly orgId: string }
+  | { readonly ok: false; readonly code: "EPX0002" };
+
+/** A project id's check: its organization and exact allowed origins, or EPX0009. */
+export type ProjectCheck =
+  | {
+      readonly ok: true;
+      readonly projectId: string;
+      readonly orgId: string;
+      readonly allowedOrigins: ReadonlySet<string>;
+    }
+  | { readonly ok: false; readonly code: "EPX0009" };
+
+/**
+ * Looks credentials up by the store, with a brief cache. Refusals are values; a store that cannot
+ * answer is an error (the gateway answers EPX0053).
+ */
+export interface CredentialResolver {
+  checkKey(key: string): Promise<KeyCheck>;
+  checkProject(projectId: string): Promise<ProjectCheck>;
+  /** Writes the pending last-used marks and stops the flush timer. */
+  close(): Promise<void>;
+}
+
+export interface CredentialResolverConfig {
+  /** How long a lookup is reused; at most 1 s so that a revoke is refused within 2 s. */
+  readonly cacheMs?: number;
+  readonly maxCachedEntries?: number;
+  /** How often used key ids are written to the store, in one batch. */
+  readonly usageFlushMs?: number;
+}
+
+interface Cached<T> {
+  readonly expiresAtMs: number;
+  readonly lookup: Promise<T>;
+}
+
+type KeyRow = Awaited<ReturnType<AccessLookup["findKeyByHash"]>>;
+type ProjectRow = { projectId: string; orgId: string; allowedOrigins: ReadonlySet<string> } | undefined;
+
+export function createCredentialResolver(
+  config: CredentialResolverConfig,
+  deps: { store: AccessLookup; logger: Logger; clock?: () => number },
+): CredentialResolver {
+  const now = deps.clock ?? Date.now;
+  const cacheMs = Math.min(config.cacheMs ?? 1_000, 1_000);
+  const maxEntries = config.maxCachedEntries ?? 50_000;
+  const keys = new Map<string, Cached<KeyRow>>();
+  const projects = new Map<string, Cached<ProjectRow>>();
+  let usedKeyIds = new Set<string>();
+
+  // Concurrent lookups of one credential share one store query; a failed query is not cached.
+  function cached<T>(cache: Map<string, Cached<T>>, id: string, load: () => Promise<T>): Promise<T> {
+    const nowMs = now();
+    const hit = cache.get(id);
+    if (hit && hit.expiresAtMs > nowMs) return hit.lookup;
+    if (hit) cache.delete(id);
+    const lookup = load();
+    const entry = { expiresAtMs: nowMs + cacheMs, lookup };
+    cache.set(id, entry);
+    lookup.catch(() => {
+      if (cache.get(id) === entry) cache.delete(id);
+    });
+    while (cache.size > maxEntries) {
+      const oldest = cache.keys().next();
+      if (oldest.done) break;
+      cache.delete(oldest.value);
+    }
+    return lookup;
+  }
+
+  async function flushUsage(): Promise<void> {
+    if (usedKeyIds.size === 0) return;
+    const batch = usedKeyIds;
+    usedKeyIds = new Set();
+    try {
+      await deps.store.markKeysUsed([...batch], new Date(now()));
+    } catch (error) {
+      deps.logger.warn(
+        { err: error, keys: batch.size },
+        "could not mark keys used; retrying with the next batch",
+      );
+      for (const id of batch) usedKeyIds.add(id);
+    }
+  }
+
+  const timer = setInterval(() => void flushUsage(), config.usageFlushMs ?? 1_000);
+  timer.unref();
+
+  return {
+    async checkKey(key) {
+      const hash = hashApiKey(key);
+      const row = await cached(keys, hash, () => deps.store.findKeyByHash(hash));
+      const nowMs = now();
+      if (!row || row.revokedAt !== null || (row.expiresAt !== null && row.expiresAt.getTime() <= nowMs)) {
+        return { ok: false, code: "EPX0002" };
+      }
+      usedKeyIds.add(row.keyId);
+      return { ok: true, keyId: row.keyId, orgId: row.orgId };
+    },
+
+    async checkProject(projectId) {
+      const row = await cached(projects, projectId, async () => {
+        const found = await deps.store.findProjectByPublicId(projectId);
+        return found && { ...found, allowedOrigins: new Set(found.allowedOrigins) };
+      });
+      if (!row) return { ok: false, code: "EPX0009" };
+      return {
+        ok: true,
+        projectId: row.projectId,
+        orgId: row.orgId,
+        allowedOrigins: row.allowedOrigins,
+      };
+    },
+
+    async close() {
+      clearInterval(timer);
+      await flushUsage();
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import type { Socket } from "node:net";
+import {
+  API_PREFIX,
+  type ErrorCode,
+  errorCatalogue,
+  errorEnvelope,
+  type HubTransport,
+  newRequestId,
+} from "@hub/contract";
+import type { Counters } from "@hub/counters";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { Logger } from "pino";
+import { Registry } from "prom-client";
+import { createApiCallHandler } from "./create-api-call-handler.js";
+import type { CredentialResolver } from "./create-credential-resolver.js";
+import { type GatewayConfigInput, gatewayConfigSchema } from "./gateway-config.js";
+import { createGatewayMetrics } from "./gateway-metrics.js";
+
+/** What the gateway is built from; the caller owns (and closes) the resolver, counters and transport. */
+export interface GatewayAppDeps {
+  readonly config: GatewayConfigInput;
+  readonly credentials: CredentialResolver;
+  readonly counters: Counters;
+  readonly transport: HubTransport;
+  readonly logger: Logger;
+  /** Registry /metrics serves; a fresh one when absent. */
+  readonly metrics?: Registry;
+  readonly clock?: () => number;
+}
+
+const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+function isApiUrl(url: string): boolean {
+  return url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith(`${API_PREFIX}?`);
+}
+
+function sendRefusal(reply: FastifyReply, code: ErrorCode): void {
+  reply
+    .code(errorCatalogue[code].status)
+    .header("x-request-id", reply.request.id)
+    .header("content-type", JSON_CONTENT_TYPE)
+    .send(JSON.stringify(errorEnvelope(code, reply.request.id)));
+}
+
+/** A request Node could not even parse (bad framing, oversized headers): the envelope, then close. */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable || (error.code === "ECONNRESET" && !socket.writable)) {
+    socket.destroy();
+    return;
+  }
+  const requestId = newRequestId();
+  const body = JSON.stringify(errorEnvelope("EPX0006", requestId, { message: "Request could not be read." }));
+  socket.end(
+    "HTTP/1.1 400 Bad Request\r\n" +
+      `Content-Type: ${JSON_CONTENT_TYPE}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\n` +
+      "Connection: close\r\n\r\n" +
+      body,
+  );
+}
+
+/**
+ * The public gateway (DESIGN §1): credential, origin and CORS, route access, body limit, pools and
+ * lockout, timeouts, hub headers; hub answers pass back unchanged. Every /v1 call is answered in the
+ * onRequest hook, before Fastify would read or judge a body, since the body's bytes and Content-Type
+ * must reach the hub as sent. /healthz and /metrics sit outside /v1.
+ */
+export function createGatewayApp(deps: GatewayAppDeps): FastifyInstance {
+  const config = gatewayConfigSchema.parse(deps.config);
+  const registry = deps.metrics ?? new Registry();
+  const answerApiCall = createApiCallHandler({
+    config,
+    credentials: deps.credentials,
+    counters: deps.counters,
+    transport: deps.transport,
+    metrics: createGatewayMetrics(registry),
+    clock: deps.clock ?? Date.now,
+  });
+
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    disableRequestLogging: true,
+    genReqId: () => newRequestId(),
+    requestIdHeader: false,
+    requestIdLogLabel: "request_id",
+    trustProxy: config.trustProxy,
+    // A backstop behind the gateway's own body and hub timeouts, which answer first with their codes.
+    requestTimeout: Math.max(config.quoteTimeoutMs, config.timeoutMs, config.bodyReadTimeoutMs) + 5_000,
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (error, _request, reply) => {
+      sendRefusal(reply, error.code === "FST_ERR_BAD_URL" ? "EPX0004" : "EPX0006");
+    },
+  }) as unknown as FastifyInstance;
+
+  app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isApiUrl(request.raw.url ?? "")) return;
+    await answerApiCall(request, reply);
+    return reply;
+  });
+
+  app.get("/healthz", async (_request, reply) => {
+    reply.header("content-type", JSON_CONTENT_TYPE).send('{"success":true,"data":{"status":"ready"}}');
+  });
+
+  app.get("/metrics", async (_request, reply) => {
+    reply.header("content-type", registry.contentType).send(await registry.metrics());
+  });
+
+  app.setNotFoundHandler((_request, reply) => sendRefusal(reply, "EPX0004"));
+
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    if (request.is404) return sendRefusal(reply, "EPX0004");
+    if (error.statusCode === 413) return sendRefusal(reply, "EPX0005");
+    if (error.statusCode !== undefined && error.statusCode < 500) return sendRefusal(reply, "EPX0006");
+    request.log.error({ err: error }, "gateway route failed");
+    return sendRefusal(reply, "EPX0053");
+  });
+
+  return app;
+}

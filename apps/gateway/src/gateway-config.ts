@@ -1,0 +1,37 @@
+import { z } from "zod";
+
+const bucketRule = z.object({
+  ratePerSecond: z.number().positive(),
+  burst: z.number().int().positive(),
+});
+
+/**
+ * The gateway's configuration, parsed once by createGatewayApp. Defaults are the spec's values where it
+ * gives one and docs/decisions/gateway.md's where it is silent; tests may shorten them.
+ */
+export const gatewayConfigSchema = z.object({
+  /** Shared secret sent to the hub as X-Gateway-Credential. */
+  hubCredential: z.string().min(1),
+  userAgent: z.string().min(1).default("intent-hub-gateway/0.1.0"),
+  bodyLimitBytes: z.number().int().positive().default(65_536),
+  quoteTimeoutMs: z.number().int().positive().default(20_000),
+  timeoutMs: z.number().int().positive().default(10_000),
+  /** How long a request body may take to arrive before EPX0006. */
+  bodyReadTimeoutMs: z.number().int().positive().default(10_000),
+  /** One pool per organization for its keys, any IP. */
+  organizationPool: bucketRule.default({ ratePerSecond: 100, burst: 200 }),
+  /** One pool per project for its project id, all visitors together. */
+  projectPool: bucketRule.default({ ratePerSecond: 50, burst: 100 }),
+  /** One bucket per project and visitor IP. */
+  visitorBucket: bucketRule.default({ ratePerSecond: 10, burst: 20 }),
+  lockoutFailures: z.number().int().positive().default(20),
+  lockoutWindowMs: z.number().int().positive().default(60_000),
+  /** True only behind a proxy that sets X-Forwarded-For; otherwise the socket's address is the IP. */
+  trustProxy: z.boolean().default(false),
+  preflightMaxAgeSeconds: z.number().int().nonnegative().default(600),
+});
+
+/** The configuration as given: every field with a default may be left out. */
+export type GatewayConfigInput = z.input<typeof gatewayConfigSchema>;
+/** The configuration after parsing, every default filled in. */
+export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
