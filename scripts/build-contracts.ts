@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { keccak256 } from "viem";
+import { encodeAbiParameters, keccak256, toHex } from "viem";
 
 const root = new URL("..", import.meta.url).pathname;
 export const contractsDir = join(root, "contracts");
@@ -28,7 +28,7 @@ export const deployableContracts = [
 
 const permit2Package = "@uniswap/v4-periphery@1.0.3";
 const permit2SourceFile = "package/lib/permit2/test/utils/DeployPermit2.sol";
-export const permit2RuntimeKeccak = "0xa1ad0529565c25202190d4ae7f75d4ca08dc432cc760544ee7d0313b68e82ecd";
+export const permit2RuntimeKeccak = "0xc67d1657868aa5146eaf24fb879fb1fdec3d2d493b3683a61c9c2f4fb2851131";
 
 interface SolcOutput {
   errors?: { severity: string; formattedMessage: string }[];
@@ -94,6 +94,31 @@ export function readCommittedPermit2Runtime(): string {
   return artifact.runtimeBytecode;
 }
 
+// The packaged runtime carries the immutables of a deployment on chain 31337 at another address, so on a
+// devnet chain 31337 Permit2 would use a wrong cached domain separator. Setting them to mainnet's (chain 1,
+// canonical address) gives the mainnet runtime, which recomputes the separator on every other chain.
+function toMainnetImmutables(hex: string): `0x${string}` {
+  const word = (value: bigint) => value.toString(16).padStart(64, "0");
+  const packagedChainId = word(31337n);
+  const packagedSeparator = "d5a17abc3865df5c1400c0299bd4ce2eefc8114aec5f9d3dded1745783e57b98";
+  const mainnetSeparator = keccak256(
+    encodeAbiParameters(
+      [{ type: "bytes32" }, { type: "bytes32" }, { type: "uint256" }, { type: "address" }],
+      [
+        keccak256(toHex("EIP712Domain(string name,uint256 chainId,address verifyingContract)")),
+        keccak256(toHex("Permit2")),
+        1n,
+        "0x000000000022D473030F116dDEE9F6B43aC78BA3",
+      ],
+    ),
+  ).slice(2);
+  for (const immutable of [packagedChainId, packagedSeparator]) {
+    if (hex.split(immutable).length !== 2)
+      throw new Error(`Permit2 runtime: immutable ${immutable} not found once`);
+  }
+  return `0x${hex.replace(packagedChainId, word(1n)).replace(packagedSeparator, mainnetSeparator)}`;
+}
+
 function extractPermit2Runtime(): string {
   const dir = mkdtempSync(join(tmpdir(), "permit2-"));
   try {
@@ -105,7 +130,7 @@ function extractPermit2Runtime(): string {
     const source = readFileSync(join(dir, permit2SourceFile), "utf8");
     const hex = /hex"([0-9a-f]+)"/.exec(source)?.[1];
     if (!hex) throw new Error(`no runtime hex in ${permit2SourceFile}`);
-    return `0x${hex}`;
+    return toMainnetImmutables(hex);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
