@@ -1,0 +1,226 @@
+import { randomBytes } from "node:crypto";
+import type { SqlClient } from "@hub/store";
+import type { Logger } from "pino";
+import type { ChainBlock, ChainReader } from "./chain-reader.js";
+import { createEvmChainReader } from "./create-evm-chain-reader.js";
+import { getWatermark } from "./get-watermark.js";
+import { acquireReconcilerLease, releaseReconcilerLease } from "./reconciler-lease.js";
+import { WatermarkConflictError, writeIndexedRange } from "./write-indexed-range.js";
+
+export interface ReconcilerChainConfig {
+  /** CAIP-2, e.g. "eip155:31337"; the watermark's key. */
+  chainDomain: string;
+  chainId: number;
+  rpcUrl: string;
+  inputSettlers: readonly string[];
+  outputSettler: string;
+  /** First block indexed when the chain has no watermark yet (the deployment block). */
+  startBlock: number;
+}
+
+export interface ReconcilerDeps {
+  sql: SqlClient;
+  chains: readonly ReconcilerChainConfig[];
+  clock: { now(): Date };
+  logger: Pick<Logger, "debug" | "info" | "warn" | "error">;
+  /** Blocks kept below the head before indexing; 0 on the devnet. */
+  confirmations?: number;
+  pollIntervalMs?: number;
+  /** Most blocks one eth_getLogs covers. */
+  maxBlockRange?: number;
+  leaseTtlMs?: number;
+  leaseName?: string;
+  /** Names this instance in the lease; random when absent. */
+  instanceId?: string;
+  /** Defaults to EVM JSON-RPC over HTTP at the chain's rpcUrl. */
+  createChainReader?: (chain: ReconcilerChainConfig) => ChainReader;
+}
+
+export interface ChainProgress {
+  chainDomain: string;
+  /** First and last block indexed in this tick; absent when nothing new was safe to index. */
+  fromBlock?: number;
+  toBlock?: number;
+  ranges: number;
+  factsWritten: number;
+  error?: string;
+}
+
+export interface TickResult {
+  leader: boolean;
+  chains: ChainProgress[];
+}
+
+export interface Reconciler {
+  readonly instanceId: string;
+  /** Starts the poll loop (a tick now, then one every pollIntervalMs after the previous ends). */
+  start(): void;
+  /** Ends the loop, waits for a running tick, and gives the lease up. */
+  stop(): Promise<void>;
+  /** One pass: take or renew the lease, then index every chain up to its safe head. */
+  tick(): Promise<TickResult>;
+}
+
+export function createReconciler(deps: ReconcilerDeps): Reconciler {
+  const confirmations = deps.confirmations ?? 0;
+  const pollIntervalMs = deps.pollIntervalMs ?? 1000;
+  const maxBlockRange = deps.maxBlockRange ?? 2000;
+  const leaseTtlMs = deps.leaseTtlMs ?? 15_000;
+  const lease = {
+    name: deps.leaseName ?? "reconciler",
+    holder: deps.instanceId ?? `rec_${randomBytes(8).toString("hex")}`,
+  };
+  const makeReader = deps.createChainReader ?? ((chain) => createEvmChainReader({ rpcUrl: chain.rpcUrl }));
+  const readers = new Map(deps.chains.map((chain) => [chain.chainDomain, makeReader(chain)]));
+  const verifiedChainIds = new Set<string>();
+  let leaseRenewedAt = 0;
+  let running = false;
+  let stopping = false;
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<TickResult> | undefined;
+
+  async function holdLease(force: boolean): Promise<boolean> {
+    const now = deps.clock.now().getTime();
+    if (!force && now - leaseRenewedAt < leaseTtlMs / 3) return true;
+    const held = await acquireReconcilerLease(deps.sql, { ...lease, ttlMs: leaseTtlMs });
+    leaseRenewedAt = held ? now : 0;
+    return held;
+  }
+
+  async function checkChainId(chain: ReconcilerChainConfig, reader: ChainReader): Promise<void> {
+    if (verifiedChainIds.has(chain.chainDomain)) return;
+    const actual = await reader.chainId();
+    if (actual !== chain.chainId) {
+      throw new Error(
+        `${chain.rpcUrl} answers chain id ${actual}, configured ${chain.chainId} for ${chain.chainDomain}`,
+      );
+    }
+    verifiedChainIds.add(chain.chainDomain);
+  }
+
+  async function indexChain(chain: ReconcilerChainConfig): Promise<ChainProgress> {
+    const progress: ChainProgress = { chainDomain: chain.chainDomain, ranges: 0, factsWritten: 0 };
+    const reader = readers.get(chain.chainDomain);
+    if (!reader) throw new Error(`no reader for ${chain.chainDomain}`);
+    await checkChainId(chain, reader);
+    const watermark = await getWatermark(deps.sql, chain.chainDomain);
+    if (watermark) {
+      const stored = await reader.block(watermark.lastBlock);
+      // Confirmations bound the reorgs we tolerate; below the watermark history must not change.
+      if (stored.hash !== watermark.lastBlockHash) {
+        throw new Error(
+          `block ${watermark.lastBlock} of ${chain.chainDomain} is now ${stored.hash}, indexed as ${watermark.lastBlockHash}: history changed below the watermark`,
+        );
+      }
+    }
+    const safeHead = (await reader.headBlockNumber()) - confirmations;
+    let expected = watermark ? watermark.lastBlock : null;
+    let from = watermark ? watermark.lastBlock + 1 : chain.startBlock;
+    while (from <= safeHead && !stopping) {
+      if (!(await holdLease(false))) break;
+      const to = Math.min(from + maxBlockRange - 1, safeHead);
+      const logs = await reader.orderLogs({
+        fromBlock: from,
+        toBlock: to,
+        inputSettlers: chain.inputSettlers,
+        outputSettler: chain.outputSettler,
+      });
+      const numbers = [...new Set([...logs.map((log) => log.blockNumber), to])];
+      const blocks = new Map<number, ChainBlock>(
+        (await Promise.all(numbers.map((n) => reader.block(n)))).map((block) => [block.number, block]),
+      );
+      for (const log of logs) {
+        if (blocks.get(log.blockNumber)?.hash !== log.blockHash) {
+          throw new Error(
+            `block ${log.blockNumber} of ${chain.chainDomain} changed while its range was read`,
+          );
+        }
+      }
+      const toBlock = blocks.get(to);
+      if (!toBlock) throw new Error(`block ${to} missing`);
+      const written = await writeIndexedRange(deps.sql, {
+        chainDomain: chain.chainDomain,
+        chainId: chain.chainId,
+        expectedLastBlock: expected,
+        toBlock,
+        logs,
+        blockTimestamps: new Map([...blocks.values()].map((block) => [block.number, block.timestamp])),
+        observedAt: deps.clock.now(),
+        lease,
+      });
+      progress.fromBlock ??= from;
+      progress.toBlock = to;
+      progress.ranges += 1;
+      progress.factsWritten += written;
+      expected = to;
+      from = to + 1;
+    }
+    return progress;
+  }
+
+  async function runTick(): Promise<TickResult> {
+    if (!(await holdLease(true))) return { leader: false, chains: [] };
+    const results = await Promise.allSettled(deps.chains.map((chain) => indexChain(chain)));
+    const chains = results.map((result, index): ChainProgress => {
+      if (result.status === "fulfilled") return result.value;
+      const chainDomain = deps.chains[index]?.chainDomain ?? "unknown";
+      const error = result.reason instanceof Error ? result.reason.message : String(result.reason);
+      if (result.reason instanceof WatermarkConflictError)
+        deps.logger.warn({ chainDomain, error }, "reconciler range not committed");
+      else deps.logger.error({ chainDomain, error }, "reconciler could not index chain");
+      return { chainDomain, ranges: 0, factsWritten: 0, error };
+    });
+    for (const progress of chains) {
+      if (progress.ranges > 0) deps.logger.debug({ ...progress }, "reconciler indexed");
+    }
+    return { leader: true, chains };
+  }
+
+  function tick(): Promise<TickResult> {
+    const previous = inFlight ?? Promise.resolve(undefined);
+    const next = previous.catch(() => undefined).then(runTick);
+    inFlight = next;
+    return next;
+  }
+
+  function schedule(): void {
+    if (!running || stopping) return;
+    timer = setTimeout(() => {
+      tick()
+        .catch((error: unknown) => {
+          deps.logger.error(
+            { error: error instanceof Error ? error.message : String(error) },
+            "reconciler tick failed",
+          );
+        })
+        .finally(schedule);
+    }, pollIntervalMs);
+  }
+
+  return {
+    instanceId: lease.holder,
+    start() {
+      if (running) return;
+      running = true;
+      stopping = false;
+      tick()
+        .catch((error: unknown) => {
+          deps.logger.error(
+            { error: error instanceof Error ? error.message : String(error) },
+            "reconciler tick failed",
+          );
+        })
+        .finally(schedule);
+    },
+    async stop() {
+      stopping = true;
+      running = false;
+      if (timer) clearTimeout(timer);
+      await inFlight?.catch(() => undefined);
+      await releaseReconcilerLease(deps.sql, lease);
+      leaseRenewedAt = 0;
+      stopping = false;
+    },
+    tick,
+  };
+}
