@@ -10,6 +10,7 @@ import { createHubApp, loadCatalog } from "@hub/hub-app";
 import { openStore } from "@hub/store";
 import { Redis } from "ioredis";
 import { type Logger, pino } from "pino";
+import { startAdminChannel } from "./admin-channel.js";
 import { type StackConfig, parseStackConfig } from "./stack-config.js";
 
 /** What `.data/dev.json` holds once the stack is ready (DESIGN §4). */
@@ -119,6 +120,13 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     const hubUrl = await hub.app.listen({ host: "127.0.0.1", port: config.HUB_PORT });
 
     const access = createAccessService({ store: store.access });
+    // `hub admin` reaches the running stack through this channel, since a PGlite dir has one opener.
+    const adminChannel = await startAdminChannel({
+      access,
+      dataDir,
+      logger: logger.child({ part: "admin" }),
+    });
+    cleanup.push(() => adminChannel.stop());
     const development = await access.ensureDevelopmentAccess({
       allowedOrigin: config.HUB_DEV_ORIGIN,
       ...(await readPreviousKey(devFile).then((key) => (key ? { previousKey: key } : {}))),
