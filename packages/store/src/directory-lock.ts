@@ -1,5 +1,16 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 
+/** The embedded database is open in another live process. */
+export class DirectoryInUseError extends Error {
+  override readonly name = "DirectoryInUseError";
+  constructor(
+    readonly path: string,
+    readonly holderPid: number,
+  ) {
+    super(`the embedded database ${path} is in use by process ${holderPid}`);
+  }
+}
+
 export interface DirectoryLock {
   release(): void;
 }

@@ -1,0 +1,22 @@
+import { z } from "zod";
+
+const id = z.string().min(1).max(200);
+
+/** One admin verb with its arguments: what the CLI parses and what the admin channel carries. */
+export const adminRequestSchema = z.discriminatedUnion("verb", [
+  z.object({ verb: z.literal("org.create"), name: z.string() }),
+  z.object({
+    verb: z.literal("org.list"),
+    limit: z.number().int().optional(),
+    after: id.optional(),
+  }),
+  z.object({ verb: z.literal("org.show"), orgId: id }),
+  z.object({ verb: z.literal("project.create"), orgId: id, origins: z.array(z.string()) }),
+  z.object({ verb: z.literal("project.origins"), projectId: id, origins: z.array(z.string()) }),
+  z.object({ verb: z.literal("project.show"), projectId: id }),
+  z.object({ verb: z.literal("key.create"), orgId: id, expiresInSeconds: z.number().int().optional() }),
+  z.object({ verb: z.literal("key.revoke"), keyId: id }),
+  z.object({ verb: z.literal("key.list"), orgId: id }),
+]);
+
+export type AdminRequest = z.infer<typeof adminRequestSchema>;

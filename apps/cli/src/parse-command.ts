@@ -1,0 +1,216 @@
+import { parseArgs } from "node:util";
+import type { AdminRequest } from "./admin-request.js";
+import { parseDurationSeconds } from "./parse-duration.js";
+import { UsageError } from "./usage-error.js";
+
+export type Command =
+  | { kind: "help"; text: string }
+  | { kind: "migrate"; json: boolean }
+  | { kind: "admin"; request: AdminRequest; json: boolean };
+
+type Values = Record<string, string | string[] | boolean | undefined>;
+
+interface VerbSpec {
+  usage: string;
+  options: Record<string, { type: "string" | "boolean"; multiple?: boolean }>;
+  positionals: number;
+  build(values: Values, positionals: string[], fail: (message: string) => never): AdminRequest;
+}
+
+const ENVIRONMENT = `Environment:
+  HUB_DATA_DIR   data dir of the embedded database (default .data)
+  DATABASE_URL   PostgreSQL server; when set, the data dir's database is not used`;
+
+export const TOP_USAGE = `Usage: hub <command> [options]
+
+Commands:
+  start                                              run the full local stack (what npm start runs)
+  migrate [--json]                                   apply pending database migrations
+  admin org create --name NAME                       create an organization
+  admin org list [--limit N] [--after ORG]           list organizations, oldest first
+  admin org show ORG                                 show an organization and its project
+  admin project create --org ORG [--origin URL]...   create the organization's project
+  admin project origins --project P --origin URL...  replace a project's allowed origins
+  admin project show P                               show a project
+  admin key create --org ORG [--expires DURATION]    create an API key (shown once)
+  admin key revoke KEY_ID                            revoke an API key
+  admin key list --org ORG                           list an organization's keys
+
+Every admin verb takes --json and then prints exactly one JSON object.
+Exit codes: 0 done, 1 refused or failed, 2 bad arguments.
+"hub <command> --help" shows one command.
+
+${ENVIRONMENT}`;
+
+const ADMIN_USAGE = `Usage: hub admin <org|project|key> <verb> [options] [--json]
+
+  org create --name NAME | org list [--limit N] [--after ORG] | org show ORG
+  project create --org ORG [--origin URL]... | project origins --project P --origin URL... | project show P
+  key create --org ORG [--expires DURATION] | key revoke KEY_ID | key list --org ORG
+
+A change is in force at the gateway within 2 seconds.
+
+${ENVIRONMENT}`;
+
+const MIGRATE_USAGE = `Usage: hub migrate [--json]
+
+Applies the pending numbered migrations (packages/store/migrations) to the database, each in its own
+transaction. Safe to run while other processes start: they wait for each other.
+
+${ENVIRONMENT}`;
+
+const ORIGIN_HELP = `An origin is exact: http or https, host, optional port, no path, no wildcard
+(e.g. https://app.example.com, http://127.0.0.1:5173). Default ports are dropped.`;
+
+const json = { type: "boolean" } as const;
+const text = { type: "string" } as const;
+
+const VERBS: Record<string, VerbSpec> = {
+  "org create": {
+    usage: "Usage: hub admin org create --name NAME [--json]",
+    options: { name: text, json },
+    positionals: 0,
+    build: (values, _, fail) => ({ verb: "org.create", name: required(values, "name", fail) }),
+  },
+  "org list": {
+    usage:
+      "Usage: hub admin org list [--limit N] [--after ORG_ID] [--json]\n\nOldest first, 100 a page by default (at most 500); --after takes the last id of the previous page.",
+    options: { limit: text, after: text, json },
+    positionals: 0,
+    build(values, _, fail) {
+      const request: AdminRequest = { verb: "org.list" };
+      if (typeof values.limit === "string") {
+        if (!/^[1-9][0-9]{0,2}$/.test(values.limit) || Number(values.limit) > 500) {
+          fail("--limit must be a whole number from 1 to 500");
+        }
+        request.limit = Number(values.limit);
+      }
+      if (typeof values.after === "string") request.after = values.after;
+      return request;
+    },
+  },
+  "org show": {
+    usage: "Usage: hub admin org show ORG_ID [--json]",
+    options: { json },
+    positionals: 1,
+    build: (_, positionals) => ({ verb: "org.show", orgId: positionals[0]! }),
+  },
+  "project create": {
+    usage: `Usage: hub admin project create --org ORG_ID [--origin URL]... [--json]\n\nOne project per organization; its id is the public x-project-id.\n${ORIGIN_HELP}`,
+    options: { org: text, origin: { type: "string", multiple: true }, json },
+    positionals: 0,
+    build: (values, _, fail) => ({
+      verb: "project.create",
+      orgId: required(values, "org", fail),
+      origins: (values.origin as string[] | undefined) ?? [],
+    }),
+  },
+  "project origins": {
+    usage: `Usage: hub admin project origins --project PROJECT_ID --origin URL... [--json]\n\nReplaces the whole list with the origins given.\n${ORIGIN_HELP}`,
+    options: { project: text, origin: { type: "string", multiple: true }, json },
+    positionals: 0,
+    build(values, _, fail) {
+      const origins = (values.origin as string[] | undefined) ?? [];
+      if (origins.length === 0) fail("give at least one --origin (the list is replaced by exactly these)");
+      return { verb: "project.origins", projectId: required(values, "project", fail), origins };
+    },
+  },
+  "project show": {
+    usage: "Usage: hub admin project show PROJECT_ID [--json]",
+    options: { json },
+    positionals: 1,
+    build: (_, positionals) => ({ verb: "project.show", projectId: positionals[0]! }),
+  },
+  "key create": {
+    usage:
+      "Usage: hub admin key create --org ORG_ID [--expires DURATION] [--json]\n\nDURATION is a number and a unit: 45s, 90m, 12h, 30d. Without it the key does not expire.\nThe key is printed once and stored only as its SHA-256.",
+    options: { org: text, expires: text, json },
+    positionals: 0,
+    build(values, _, fail) {
+      const request: AdminRequest = { verb: "key.create", orgId: required(values, "org", fail) };
+      if (typeof values.expires === "string") {
+        const seconds = parseDurationSeconds(values.expires);
+        if (seconds === undefined)
+          fail(`--expires ${values.expires}: write a number and a unit, e.g. 30d, 12h, 90m, 45s`);
+        request.expiresInSeconds = seconds;
+      }
+      return request;
+    },
+  },
+  "key revoke": {
+    usage:
+      "Usage: hub admin key revoke KEY_ID [--json]\n\nRefused at the gateway within 2 seconds. Revoking twice keeps the first time.",
+    options: { json },
+    positionals: 1,
+    build: (_, positionals) => ({ verb: "key.revoke", keyId: positionals[0]! }),
+  },
+  "key list": {
+    usage:
+      "Usage: hub admin key list --org ORG_ID [--json]\n\nShows ids, display prefixes and states; never a key itself.",
+    options: { org: text, json },
+    positionals: 0,
+    build: (values, _, fail) => ({ verb: "key.list", orgId: required(values, "org", fail) }),
+  },
+};
+
+function required(values: Values, name: string, fail: (message: string) => never): string {
+  const value = values[name];
+  if (typeof value !== "string" || value.length === 0) fail(`--${name} is required`);
+  return value as string;
+}
+
+const isHelp = (arg: string) => arg === "--help" || arg === "-h";
+
+/** Turns argv (after `hub`) into a command; throws UsageError on bad arguments. */
+export function parseCommand(argv: readonly string[]): Command {
+  const [command, ...rest] = argv;
+  if (command === undefined || isHelp(command) || command === "help")
+    return { kind: "help", text: TOP_USAGE };
+  if (command === "migrate") {
+    if (rest.some(isHelp)) return { kind: "help", text: MIGRATE_USAGE };
+    const unknown = rest.find((arg) => arg !== "--json");
+    if (unknown !== undefined) throw new UsageError(`unknown argument ${unknown}`, MIGRATE_USAGE);
+    return { kind: "migrate", json: rest.includes("--json") };
+  }
+  if (command !== "admin") throw new UsageError(`unknown command ${command}`, TOP_USAGE);
+
+  const [resource, verb, ...args] = rest;
+  if (resource === undefined || isHelp(resource)) return { kind: "help", text: ADMIN_USAGE };
+  const spec = VERBS[`${resource} ${verb}`];
+  if (spec === undefined) {
+    const known = Object.keys(VERBS).some((name) => name.startsWith(`${resource} `));
+    if (known && verb !== undefined && isHelp(verb)) return { kind: "help", text: ADMIN_USAGE };
+    if (known && verb === undefined)
+      throw new UsageError(`hub admin ${resource}: a verb is missing`, ADMIN_USAGE);
+    throw new UsageError(`unknown admin verb: ${[resource, verb].filter(Boolean).join(" ")}`, ADMIN_USAGE);
+  }
+  if (args.some(isHelp)) return { kind: "help", text: spec.usage };
+  const fail = (message: string): never => {
+    throw new UsageError(message, spec.usage);
+  };
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args,
+      options: spec.options,
+      allowPositionals: true,
+      strict: true,
+    }) as typeof parsed;
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  if (parsed.positionals.length !== spec.positionals) {
+    fail(
+      spec.positionals === 0
+        ? `unexpected argument ${parsed.positionals[0]}`
+        : parsed.positionals.length === 0
+          ? "missing argument"
+          : `unexpected argument ${parsed.positionals[spec.positionals]}`,
+    );
+  }
+  return {
+    kind: "admin",
+    request: spec.build(parsed.values, parsed.positionals, fail),
+    json: parsed.values.json === true,
+  };
+}

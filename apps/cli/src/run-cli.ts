@@ -1,0 +1,119 @@
+import { AccessError, createAccessService } from "@hub/access";
+import { DirectoryInUseError, openStore } from "@hub/store";
+import { AdminChannelUnreachable, isProcessAlive, sendAdminRequest } from "./admin-channel-client.js";
+import { readAdminChannelFile } from "./admin-channel-file.js";
+import type { AdminRequest } from "./admin-request.js";
+import { type AdminResult, executeAdminRequest } from "./execute-admin-request.js";
+import { formatAdminResult } from "./format-admin-result.js";
+import { parseCommand } from "./parse-command.js";
+import { UsageError } from "./usage-error.js";
+
+export interface CliConfig {
+  dataDir: string;
+  databaseUrl?: string;
+}
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/** A refusal with the code the JSON output carries and the exit code the process returns. */
+class CliFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode: 1 | 2,
+  ) {
+    super(message);
+  }
+}
+
+const ARGUMENT_CODES = new Set(["invalid-argument", "invalid-origin", "invalid-request"]);
+
+function failureFrom(code: string, message: string): CliFailure {
+  return new CliFailure(code, message, ARGUMENT_CODES.has(code) ? 2 : 1);
+}
+
+async function runLocally(config: CliConfig, request: AdminRequest): Promise<AdminResult> {
+  const store = await openStore({
+    dataDir: config.dataDir,
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+  });
+  try {
+    return await executeAdminRequest(createAccessService({ store: store.access }), request);
+  } catch (error) {
+    if (error instanceof AccessError) throw failureFrom(error.code, error.message);
+    throw error;
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * With PostgreSQL the CLI connects itself. With the embedded database, a running service holds the
+ * PGlite dir, so the request goes to its admin channel; only when no channel answers does the CLI open
+ * the dir itself (and the dir's lock refuses if a service still holds it).
+ */
+async function runAdminRequest(config: CliConfig, request: AdminRequest): Promise<AdminResult> {
+  if (config.databaseUrl) return runLocally(config, request);
+  const channel = readAdminChannelFile(config.dataDir);
+  if (channel && isProcessAlive(channel.pid)) {
+    try {
+      const { answer } = await sendAdminRequest(channel, request);
+      if (answer.ok) return answer.result;
+      throw failureFrom(answer.error.code, answer.error.message);
+    } catch (error) {
+      if (!(error instanceof AdminChannelUnreachable)) throw error;
+    }
+  }
+  return runLocally(config, request);
+}
+
+/** Runs one `hub` command (everything but `start`); resolves to the process exit code. */
+export async function runCli(argv: readonly string[], config: CliConfig, io: CliIo): Promise<number> {
+  let json = argv.includes("--json");
+  const fail = (failure: CliFailure, usage?: string): number => {
+    if (json) io.stdout(`${JSON.stringify({ error: { code: failure.code, message: failure.message } })}\n`);
+    else io.stderr(`hub: ${failure.message}\n${usage ? `\n${usage}\n` : ""}`);
+    return failure.exitCode;
+  };
+  try {
+    const command = parseCommand(argv);
+    if (command.kind === "help") {
+      io.stdout(`${command.text}\n`);
+      return 0;
+    }
+    json = command.json;
+    if (command.kind === "migrate") {
+      const store = await openStore({
+        dataDir: config.dataDir,
+        ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+      });
+      await store.close();
+      const { applied, current } = store.migrations;
+      io.stdout(
+        json
+          ? `${JSON.stringify({ applied, current })}\n`
+          : `${applied.length > 0 ? `applied ${applied.join(", ")}` : "nothing to apply"}; schema version ${current}\n`,
+      );
+      return 0;
+    }
+    const result = await runAdminRequest(config, command.request);
+    io.stdout(json ? `${JSON.stringify(result)}\n` : `${formatAdminResult(command.request, result)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) return fail(new CliFailure("usage", error.message, 2), error.usage);
+    if (error instanceof CliFailure) return fail(error);
+    if (error instanceof DirectoryInUseError) {
+      return fail(
+        new CliFailure(
+          "database-in-use",
+          `${error.message}, and no admin channel of it answers (${config.dataDir}/admin.json); wait until it is ready or stop it`,
+          1,
+        ),
+      );
+    }
+    return fail(new CliFailure("failed", (error as Error).message, 1));
+  }
+}
