@@ -1,0 +1,42 @@
+import { type ErrorCode, errorCodes } from "./error-catalogue.js";
+import { type OperationId, type RouteDefinition, routeTable } from "./route-table.js";
+
+/** Codes any call can meet: the gateway's hub failures and lockout, the hub's internal error and per-IP limiter. */
+const EVERY_ROUTE: readonly ErrorCode[] = ["EPX0050", "EPX0051", "EPX0052", "EPX0081", "EIN0049", "EMC0005"];
+const CREDENTIAL: readonly ErrorCode[] = [
+  "EPX0001",
+  "EPX0002",
+  "EPX0007",
+  "EPX0008",
+  "EPX0009",
+  "EPX0010",
+  "EPX0053",
+  "EPX0080",
+  "EPX0082",
+];
+const BODY: readonly ErrorCode[] = ["EPX0005", "EPX0006", "EMC0028", "EIN0001"];
+
+/** The route table's line for an operation id. */
+export function routeOf(operationId: OperationId): RouteDefinition {
+  const route = routeTable.find((candidate) => candidate.operationId === operationId);
+  if (!route) throw new Error(`no route ${operationId}`);
+  return route;
+}
+
+/**
+ * Every code a route can answer: those that follow from its route-table line (credential, body,
+ * subject, bucket) plus the route's own hub codes, in catalogue order.
+ */
+export function operationErrorCodes(operationId: OperationId, routeCodes: readonly ErrorCode[]): ErrorCode[] {
+  const route = routeOf(operationId);
+  const codes = new Set<ErrorCode>([
+    ...EVERY_ROUTE,
+    ...routeCodes,
+    ...(route.access === "public" ? [] : CREDENTIAL),
+    ...(route.readsBody ? BODY : []),
+  ]);
+  if (route.access === "key-only") codes.add("EPX0003");
+  if (route.subjectRequired) codes.add("EIN0001");
+  if (route.bucket) codes.add("EIN0080");
+  return errorCodes.filter((code) => codes.has(code));
+}

@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { blockNumberSchema, chainDomainSchema, hex32Schema, timestampSchema } from "./wire-scalars.js";
+
+/** Where a fact was observed on chain: the transaction, its block and the block's time. */
+export const chainEventSchema = z
+  .object({
+    chainDomain: chainDomainSchema,
+    txHash: hex32Schema,
+    blockNumber: blockNumberSchema,
+    blockHash: hex32Schema.optional(),
+    logIndex: z.number().int().nonnegative().optional(),
+    at: timestampSchema.describe("Timestamp of the block holding the event."),
+  })
+  .meta({ id: "ChainEvent" });
+
+/** An observed on-chain event. */
+export type ChainEvent = z.output<typeof chainEventSchema>;
+
+/** How far the reconciler has read one chain; it moves only when a new observation is processed. */
+export const watermarkSchema = z
+  .object({
+    chainDomain: chainDomainSchema,
+    blockNumber: blockNumberSchema.describe("Newest block processed on this chain."),
+    observedAt: timestampSchema.describe("When that block was processed."),
+  })
+  .meta({
+    id: "Watermark",
+    description:
+      "How far the reconciler has read a chain. It moves only when the reconciler processes a new observation on that chain, so on a quiet chain it can lag far behind the chain's head.",
+  });
+
+/** A chain's watermark. */
+export type Watermark = z.output<typeof watermarkSchema>;

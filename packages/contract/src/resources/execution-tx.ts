@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { accountSchema, baseUnitsSchema, chainDomainSchema, hexDataSchema } from "./wire-scalars.js";
+
+/** A chain as executionTx names it: an EVM chain id on the proxy lanes, a CAIP-2 chain domain on the external lane. */
+export const executionChainSchema = z.union([z.number().int().positive(), chainDomainSchema]).meta({
+  id: "ExecutionChain",
+  description:
+    "An integer EVM chain id on the hub's proxy lanes; a CAIP-2 chain-domain string on the external aggregator lane (open flow).",
+});
+
+/** One token approval the user sends before the steps. */
+export const approvalSchema = z
+  .object({
+    chainId: executionChainSchema,
+    token: accountSchema.describe("Token contract to call approve on."),
+    spender: accountSchema.describe("The address to approve."),
+    amount: baseUnitsSchema.describe("Allowance to grant, base units."),
+  })
+  .meta({ id: "Approval" });
+
+/** One transaction the user sends, in order. */
+export const executionStepSchema = z
+  .object({
+    chainId: executionChainSchema,
+    to: accountSchema,
+    data: hexDataSchema.describe("Calldata, 0x hex."),
+    value: baseUnitsSchema.describe("Native value in wei as a decimal string; `0` when none."),
+    description: z.string().describe("What the step does, for display (e.g. `wrapAndOpen`)."),
+  })
+  .meta({ id: "ExecutionStep" });
+
+/** The transactions the user sends itself: approvals first, then steps in order. */
+export const executionTxSchema = z
+  .object({
+    approvals: z.array(approvalSchema),
+    steps: z.array(executionStepSchema),
+  })
+  .meta({
+    id: "ExecutionTx",
+    description:
+      "Transactions the user or wallet sends itself (the service never sends any): approvals first, then steps in order. oif-wrap-native: one `wrapAndOpen` step whose value is the amount, no approval. oif-swap-token: one approval, then one `swapAndOpenV2` step with value `0`.",
+  });
+
+/** executionTx as the wire carries it. */
+export type ExecutionTx = z.output<typeof executionTxSchema>;
