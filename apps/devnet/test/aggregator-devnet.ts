@@ -1,14 +1,19 @@
+import assert from "node:assert/strict";
 import type { AddressInfo } from "node:net";
 import type { DevnetAccount, DevnetChain, DevnetManifest } from "@hub/chain";
 import Fastify, { type FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { request } from "undici";
+import type { Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { createAggregator } from "../src/aggregator/aggregator.js";
 import { createSystemClock } from "../src/aggregator/clock.js";
 import { encodeInteropAddress } from "../src/aggregator/interop-address.js";
+import type { OrderResponse } from "../src/aggregator/oif-order.js";
+import type { QuoteResponse, QuotesResponse } from "../src/aggregator/oif-quote.js";
 import { registerAggregatorRoutes } from "../src/aggregator/register-aggregator-routes.js";
 import { startDevnetChains } from "../src/chains/index.js";
-import { createCommittee } from "../src/committee/index.js";
+import { type Committee, createCommittee } from "../src/committee/index.js";
 import { type ChainClients, createChainClients } from "../src/create-chain-clients.js";
 import { createFaultKnobs, type FaultKnobs } from "../src/faults/fault-knobs.js";
 import { registerFaultControlRoutes } from "../src/faults/register-fault-control-routes.js";
@@ -23,6 +28,7 @@ export interface AggregatorDevnet {
   origin: DevnetChain;
   destination: DevnetChain;
   clients: ChainClients;
+  committee: Committee;
   faults: FaultKnobs;
   solvers: { alpha: Solver; beta: Solver };
   baseUrl: string;
@@ -94,6 +100,7 @@ export async function startAggregatorDevnet(): Promise<AggregatorDevnet> {
       origin: manifest.chains[0]!,
       destination: manifest.chains[1]!,
       clients,
+      committee,
       faults,
       solvers: { alpha, beta },
       baseUrl,
@@ -177,4 +184,43 @@ export function quoteRequest(
     },
     supportedTypes: extra.supportedTypes ?? ["oif-escrow-v0"],
   };
+}
+
+/** Signs a quote's payload the way a wallet does with eth_signTypedData_v4: the JSON as it came. */
+export function signPayload(user: DevnetAccount, quote: QuoteResponse): Promise<Hex> {
+  const { payload } = quote.order;
+  return privateKeyToAccount(user.privateKey).signTypedData({
+    domain: payload.domain,
+    types: payload.types,
+    primaryType: payload.primaryType,
+    message: payload.message,
+  } as unknown as Parameters<ReturnType<typeof privateKeyToAccount>["signTypedData"]>[0]);
+}
+
+export async function getQuotes(devnet: AggregatorDevnet, body: unknown): Promise<QuotesResponse> {
+  const answer = await call(devnet.baseUrl, "POST", "/aggregator/api/v1/quotes", body);
+  assert.equal(answer.status, 200, answer.text);
+  return answer.body as QuotesResponse;
+}
+
+/** Quotes USDC over EIP-3009 from one solver and signs it; no approval needed, so tests can place many. */
+export async function signedEip3009Quote(
+  devnet: AggregatorDevnet,
+  user: DevnetAccount,
+  solverId: "alpha" | "beta",
+  amount: bigint,
+): Promise<{ quote: QuoteResponse; signature: Hex }> {
+  const quotes = await getQuotes(
+    devnet,
+    quoteRequest(devnet, user, "usdc", amount, { supportedTypes: ["oif-3009-v0"], schemes: ["eip3009"] }),
+  );
+  const quote = quotes.quotes.find((q) => q.solverId === solverId);
+  assert.ok(quote, `no quote from ${solverId}`);
+  return { quote, signature: await signPayload(user, quote) };
+}
+
+export async function readOrder(devnet: AggregatorDevnet, orderId: string): Promise<OrderResponse> {
+  const answer = await call(devnet.baseUrl, "GET", `/aggregator/api/v1/orders/${orderId}`);
+  assert.equal(answer.status, 200, answer.text);
+  return answer.body as OrderResponse;
 }

@@ -10,14 +10,15 @@ import {
   userProxyAbi,
 } from "@hub/chain";
 import { type Hex, maxUint256, parseEther, parseUnits } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import type { OrderResponse } from "../src/aggregator/oif-order.js";
-import type { QuoteResponse, QuotesResponse } from "../src/aggregator/oif-quote.js";
+import type { QuotesResponse } from "../src/aggregator/oif-quote.js";
 import {
   type AggregatorDevnet,
   call,
+  getQuotes as getQuotesFrom,
   pollUntil,
   quoteRequest,
+  signPayload,
   startAggregatorDevnet,
 } from "./aggregator-devnet.js";
 
@@ -31,21 +32,8 @@ after(async () => {
   await devnet?.stop();
 });
 
-async function signPayload(user: DevnetAccount, quote: QuoteResponse): Promise<Hex> {
-  const { payload } = quote.order;
-  // A wallet gets the payload as JSON (eth_signTypedData_v4): decimal strings, EIP712Domain in types.
-  return privateKeyToAccount(user.privateKey).signTypedData({
-    domain: payload.domain,
-    types: payload.types,
-    primaryType: payload.primaryType,
-    message: payload.message,
-  } as unknown as Parameters<ReturnType<typeof privateKeyToAccount>["signTypedData"]>[0]);
-}
-
 async function getQuotes(body: unknown): Promise<QuotesResponse> {
-  const answer = await call(devnet.baseUrl, "POST", "/aggregator/api/v1/quotes", body);
-  assert.equal(answer.status, 200, answer.text);
-  return answer.body as QuotesResponse;
+  return getQuotesFrom(devnet, body);
 }
 
 async function followToFinal(orderId: string): Promise<{ final: OrderResponse; seen: unknown[] }> {
