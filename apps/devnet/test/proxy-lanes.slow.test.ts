@@ -114,7 +114,7 @@ describe("proxy lanes through the devnet's aggregator and solvers", () => {
       },
       { timeoutMs: 30_000 },
     );
-    assert.equal(filled!.args.output.amount, order.outputs[0]!.amount);
+    assert.equal(filled!.args.output?.amount, order.outputs[0]!.amount);
     const status = await pollUntil(
       "the escrow to pay the solver (Finalised)",
       async () => {
@@ -211,8 +211,8 @@ describe("proxy lanes through the devnet's aggregator and solvers", () => {
       abi: userProxyAbi,
       functionName: "swapAndOpenV2",
       args: [origin!.contracts.undeclaredToken, amountMax, order],
-      value: 0n,
     });
+    assert.equal((await originClient.publicClient.getTransaction({ hash })).value, 0n);
     const receipt = await mined(devnet.clients, origin!.chainId, hash);
     const expectedId = orderIdentifier(order, origin!.chainId, origin!.contracts.inputSettlerEscrow);
     assert.equal(decodeOpenLogs(receipt.logs)[0]?.args.orderId, expectedId);
