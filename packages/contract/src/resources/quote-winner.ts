@@ -51,35 +51,52 @@ export const quoteTermsFields = {
   swapType: swapTypeSchema,
 };
 
+/** The fields of a disclosed winner. */
+export const quoteWinnerFields = {
+  quoteRequestId: z.string().describe("The round's id; send it on POST /order/openfor."),
+  quoteId: z.string().describe("The winner's id. One order per quote."),
+  expiresAt: timestampSchema.describe(
+    "About 30 s after issue. A first registration on POST /order at or after it is EIN0005; a replay of prepare never extends it.",
+  ),
+  ...quoteTermsFields,
+  recipient: accountSchema,
+  sourceAccount: accountSchema.optional(),
+  onchainOrderId: hex32Schema
+    .optional()
+    .describe(
+      "Disclosed where it is known at quote time; absent on the Permit2 lane (it appears at submission).",
+    ),
+  disclosure: disclosureSchema,
+  signPayload: signPayloadSchema
+    .optional()
+    .describe("Signature lanes only. At most one of signPayload and executionTx is present."),
+  executionTx: executionTxSchema.optional(),
+  signIntent: z
+    .string()
+    .optional()
+    .describe(
+      "Open flow only: personal_sign it verbatim for POST /order. Absent when the hub could not build it: then re-quote before sending anything.",
+    ),
+  swapInput: swapInputSchema.optional(),
+};
+
+/** The spec: at most one of signPayload and executionTx is present. */
+function atMostOneOfSignPayloadAndExecutionTx(winner: {
+  signPayload?: unknown;
+  executionTx?: unknown;
+}): boolean {
+  return winner.signPayload === undefined || winner.executionTx === undefined;
+}
+
+const AT_MOST_ONE = {
+  message: "at most one of signPayload and executionTx is present",
+  path: ["executionTx"],
+};
+
 /** POST /quote: the disclosed winner of one round. */
 export const quoteWinnerSchema = z
-  .object({
-    quoteRequestId: z.string().describe("The round's id; send it on POST /order/openfor."),
-    quoteId: z.string().describe("The winner's id. One order per quote."),
-    expiresAt: timestampSchema.describe(
-      "About 30 s after issue. A first registration on POST /order at or after it is EIN0005; a replay of prepare never extends it.",
-    ),
-    ...quoteTermsFields,
-    recipient: accountSchema,
-    sourceAccount: accountSchema.optional(),
-    onchainOrderId: hex32Schema
-      .optional()
-      .describe(
-        "Disclosed where it is known at quote time; absent on the Permit2 lane (it appears at submission).",
-      ),
-    disclosure: disclosureSchema,
-    signPayload: signPayloadSchema
-      .optional()
-      .describe("Signature lanes only. At most one of signPayload and executionTx is present."),
-    executionTx: executionTxSchema.optional(),
-    signIntent: z
-      .string()
-      .optional()
-      .describe(
-        "Open flow only: personal_sign it verbatim for POST /order. Absent when the hub could not build it: then re-quote before sending anything.",
-      ),
-    swapInput: swapInputSchema.optional(),
-  })
+  .object(quoteWinnerFields)
+  .refine(atMostOneOfSignPayloadAndExecutionTx, AT_MOST_ONE)
   .meta({
     id: "QuoteWinner",
     description:
@@ -90,10 +107,12 @@ export const quoteWinnerSchema = z
 export type QuoteWinner = z.output<typeof quoteWinnerSchema>;
 
 /** POST /quote/prepare: a winner from the chosen provider under the client's preparationId. */
-export const preparedQuoteSchema = quoteWinnerSchema
-  .extend({
+export const preparedQuoteSchema = z
+  .object({
+    ...quoteWinnerFields,
     preparationId: z.string().describe("Echo of the client's preparationId."),
   })
+  .refine(atMostOneOfSignPayloadAndExecutionTx, AT_MOST_ONE)
   .meta({
     id: "PreparedQuote",
     description:
