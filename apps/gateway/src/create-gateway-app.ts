@@ -1,3 +1,4 @@
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import {
   API_PREFIX,
@@ -8,7 +9,12 @@ import {
   newRequestId,
 } from "@hub/contract";
 import type { Counters } from "@hub/counters";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from "fastify";
 import type { Logger } from "pino";
 import { Registry } from "prom-client";
 import { createApiCallHandler } from "./create-api-call-handler.js";
@@ -29,6 +35,9 @@ export interface GatewayAppDeps {
 }
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+/** The gateway: a Fastify instance, listened by the start command. */
+export type GatewayApp = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger>;
 
 function isApiUrl(url: string): boolean {
   return url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith(`${API_PREFIX}?`);
@@ -66,7 +75,7 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
  * onRequest hook, before Fastify would read or judge a body, since the body's bytes and Content-Type
  * must reach the hub as sent. /healthz and /metrics sit outside /v1.
  */
-export function createGatewayApp(deps: GatewayAppDeps): FastifyInstance {
+export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
   const config = gatewayConfigSchema.parse(deps.config);
   const registry = deps.metrics ?? new Registry();
   const answerApiCall = createApiCallHandler({
@@ -80,10 +89,9 @@ export function createGatewayApp(deps: GatewayAppDeps): FastifyInstance {
 
   const app = Fastify({
     loggerInstance: deps.logger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "request_id" }),
     genReqId: () => newRequestId(),
     requestIdHeader: false,
-    requestIdLogLabel: "request_id",
     trustProxy: config.trustProxy,
     // A backstop behind the gateway's own body and hub timeouts, which answer first with their codes.
     requestTimeout: Math.max(config.quoteTimeoutMs, config.timeoutMs, config.bodyReadTimeoutMs) + 5_000,
@@ -91,7 +99,7 @@ export function createGatewayApp(deps: GatewayAppDeps): FastifyInstance {
     frameworkErrors: (error, _request, reply) => {
       sendRefusal(reply, error.code === "FST_ERR_BAD_URL" ? "EPX0004" : "EPX0006");
     },
-  }) as unknown as FastifyInstance;
+  });
 
   app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isApiUrl(request.raw.url ?? "")) return;

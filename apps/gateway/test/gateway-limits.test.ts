@@ -1,0 +1,160 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { assertRefusal, callGateway } from "./fixtures/call-gateway.js";
+import { counterBackends, manualClock, startGateway } from "./fixtures/start-gateway.js";
+
+for (const backend of counterBackends) {
+  describe(`gateway pools and lockout (${backend.name} counters)`, { skip: backend.skip }, () => {
+    test("all keys of an organization share one pool; past it EPX0080 with error_params[0] ms and Retry-After s", async () => {
+      const gw = await startGateway({
+        backend: backend.name,
+        clock: manualClock(),
+        config: { organizationPool: { ratePerSecond: 2, burst: 3 } },
+      });
+      try {
+        const a = gw.access.addKey("org_p").key;
+        const b = gw.access.addKey("org_p").key;
+        const other = gw.access.addKey("org_q").key;
+        const remaining: string[] = [];
+        for (const key of [a, b, a]) {
+          const answer = await callGateway(gw.origin, "GET", "/v1/catalog", {
+            headers: { "x-api-key": key },
+          });
+          assert.equal(answer.status, 200);
+          assert.equal(answer.headers["ratelimit-limit"], "3");
+          remaining.push(answer.headers["ratelimit-remaining"] as string);
+        }
+        assert.deepEqual(remaining, ["2", "1", "0"]);
+        const refused = await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": b } });
+        assertRefusal(refused, "EPX0080", 429);
+        assert.deepEqual(refused.json.errors[0].error_params, ["500"]);
+        assert.equal(refused.headers["retry-after"], "1");
+        assert.equal(refused.json.message, undefined);
+        assert.equal(refused.headers["ratelimit-remaining"], "0");
+        const elsewhere = await callGateway(gw.origin, "GET", "/v1/catalog", {
+          headers: { "x-api-key": other },
+        });
+        assert.equal(elsewhere.status, 200);
+        gw.clock.advance(500);
+        const back = await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": b } });
+        assert.equal(back.status, 200);
+      } finally {
+        await gw.close();
+      }
+    });
+
+    test("a project id has a pool for the project and a bucket per visitor IP; the visitor's is EPX0082", async () => {
+      const gw = await startGateway({
+        backend: backend.name,
+        clock: manualClock(),
+        config: {
+          projectPool: { ratePerSecond: 1, burst: 10 },
+          visitorBucket: { ratePerSecond: 1, burst: 2 },
+        },
+      });
+      try {
+        const projectId = gw.access.addProject("org_v");
+        const first = await callGateway(gw.origin, "GET", "/v1/catalog", {
+          headers: { "x-project-id": projectId },
+        });
+        assert.equal(first.status, 200);
+        // The tighter of the two buckets: the visitor's (1 of 2 left) rather than the project's (9 of 10).
+        assert.equal(first.headers["ratelimit-limit"], "2");
+        assert.equal(first.headers["ratelimit-remaining"], "1");
+        await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-project-id": projectId } });
+        const refused = await callGateway(gw.origin, "GET", "/v1/catalog", {
+          headers: { "x-project-id": projectId },
+        });
+        assertRefusal(refused, "EPX0082", 429);
+        assert.deepEqual(refused.json.errors[0].error_params, ["1000"]);
+        assert.equal(refused.headers["retry-after"], "1");
+      } finally {
+        await gw.close();
+      }
+    });
+
+    test("a spent project pool is EPX0080 for every visitor", async () => {
+      const gw = await startGateway({
+        backend: backend.name,
+        clock: manualClock(),
+        config: {
+          projectPool: { ratePerSecond: 1, burst: 2 },
+          visitorBucket: { ratePerSecond: 1, burst: 10 },
+        },
+      });
+      try {
+        const projectId = gw.access.addProject("org_w");
+        for (let i = 0; i < 2; i++) {
+          const ok = await callGateway(gw.origin, "GET", "/v1/catalog", {
+            headers: { "x-project-id": projectId },
+          });
+          assert.equal(ok.status, 200);
+        }
+        const refused = await callGateway(gw.origin, "GET", "/v1/catalog", {
+          headers: { "x-project-id": projectId },
+        });
+        assertRefusal(refused, "EPX0080", 429);
+        assert.equal(refused.headers["ratelimit-limit"], "2");
+      } finally {
+        await gw.close();
+      }
+    });
+
+    test("20 refused credentials in a minute lock the IP out (EPX0081, Retry-After only) for the rest of that minute, valid keys included", async () => {
+      const clock = manualClock(60_000 * 29_000_000 + 15_000);
+      const gw = await startGateway({ backend: backend.name, clock });
+      try {
+        const { key } = gw.access.addKey("org_l");
+        const projectId = gw.access.addProject("org_l");
+        const failures: Record<string, string>[] = [
+          {},
+          { "x-api-key": "svc_sk_nope" },
+          { "x-api-key": `svc_sk_${"Z".repeat(43)}` },
+          { "x-project-id": "proj_x" },
+          { "x-project-id": `proj_${"Z".repeat(24)}` },
+        ];
+        for (let i = 0; i < 20; i++) {
+          // Valid calls in between never count.
+          const ok = await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } });
+          assert.equal(ok.status, 200);
+          const refused = await callGateway(gw.origin, "GET", "/v1/catalog", { headers: failures[i % 5] });
+          assert.equal(refused.status, 401, `failure ${i + 1}`);
+        }
+        const locked = await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } });
+        assertRefusal(locked, "EPX0081", 429);
+        assert.equal(locked.headers["retry-after"], "45");
+        assert.equal(locked.json.errors[0].error_params, undefined);
+        const lockedProject = await callGateway(gw.origin, "GET", "/v1/catalog", {
+          headers: { "x-project-id": projectId, origin: "https://x.example" },
+        });
+        assertRefusal(lockedProject, "EPX0081", 429);
+        assert.equal(lockedProject.headers["access-control-allow-origin"], "https://x.example");
+        clock.advance(44_000);
+        assertRefusal(
+          await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } }),
+          "EPX0081",
+          429,
+        );
+        clock.advance(1_000);
+        const free = await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } });
+        assert.equal(free.status, 200);
+      } finally {
+        await gw.close();
+      }
+    });
+
+    test("19 refused credentials do not lock out, and valid calls never count", async () => {
+      const gw = await startGateway({ backend: backend.name, clock: manualClock() });
+      try {
+        const { key } = gw.access.addKey("org_n");
+        for (let i = 0; i < 19; i++) await callGateway(gw.origin, "GET", "/v1/catalog");
+        for (let i = 0; i < 30; i++) {
+          const ok = await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } });
+          assert.equal(ok.status, 200);
+        }
+      } finally {
+        await gw.close();
+      }
+    });
+  });
+}
