@@ -1,5 +1,10 @@
 import { HubError } from "@hub/contract";
 
+const NOT_A_JSON_BODY = {
+  reference: "body",
+  message: "The body must be a JSON object sent with Content-Type application/json.",
+};
+
 /** A media type of application/json, any case, parameters allowed. */
 export function isJsonContentType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
@@ -29,14 +34,9 @@ export function decodeJsonBody(contentType: string | undefined, body: Buffer | u
     if (contentType === "application/json") {
       throw new HubError("EMC0005", { message: "A POST request needs a JSON object body." });
     }
-    throw new HubError("EIN0001", { reference: "body", message: "The body must be a JSON object." });
+    throw new HubError("EIN0001", NOT_A_JSON_BODY);
   }
-  if (!isJsonContentType(contentType)) {
-    throw new HubError("EIN0001", {
-      reference: "body",
-      message: "The body must be a JSON object sent with Content-Type application/json.",
-    });
-  }
+  if (!isJsonContentType(contentType)) throw new HubError("EIN0001", NOT_A_JSON_BODY);
   try {
     return JSON.parse(body.toString("utf8"));
   } catch {

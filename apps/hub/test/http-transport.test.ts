@@ -1,0 +1,327 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { request } from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, test } from "node:test";
+import { type HubAnswer, hubHeaders } from "@hub/contract";
+import {
+  GATEWAY_SECRET,
+  SUBJECT,
+  assertRefusal,
+  call,
+  envelopeOf,
+  gatewayHeaders,
+  quoteBody,
+  startTestHub,
+  testCatalog,
+} from "./hub-fixture.js";
+
+interface RawRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  chunked?: boolean;
+}
+
+function send(port: number, raw: RawRequest): Promise<HubAnswer> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { ...raw.headers };
+    if (raw.body !== undefined) {
+      if (raw.chunked) headers["transfer-encoding"] = "chunked";
+      else headers["content-length"] = String(Buffer.byteLength(raw.body));
+    }
+    const req = request({ host: "127.0.0.1", port, method: raw.method, path: raw.path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const answerHeaders: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (typeof value === "string") answerHeaders[name] = value;
+        }
+        resolve({ statusCode: res.statusCode ?? 0, headers: answerHeaders, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on("error", reject);
+    if (raw.body !== undefined) req.write(raw.body);
+    req.end();
+  });
+}
+
+describe("the hub over real HTTP", () => {
+  const openapiPath = new URL("../../../packages/contract/openapi.yaml", import.meta.url).pathname;
+  const hub = startTestHub({ bodyLimitBytes: 2048 }, { openapiPath });
+  let port = 0;
+  before(async () => {
+    await hub.app.listen({ host: "127.0.0.1", port: 0 });
+    port = (hub.app.server.address() as AddressInfo).port;
+  });
+  after(() => hub.close());
+
+  const cases: [string, RawRequest][] = [
+    ["catalog", { method: "GET", path: "/v1/catalog" }],
+    [
+      "catalog with an ignored text body",
+      { method: "GET", path: "/v1/catalog", headers: { "content-type": "text/plain" }, body: "hi" },
+    ],
+    [
+      "GET with a JSON body",
+      { method: "GET", path: "/v1/catalog", headers: { "content-type": "application/json" }, body: "{}" },
+    ],
+    [
+      "GET with a chunked JSON body",
+      {
+        method: "GET",
+        path: "/v1/catalog",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+        chunked: true,
+      },
+    ],
+    [
+      "quote",
+      {
+        method: "POST",
+        path: "/v1/quote",
+        headers: { ...SUBJECT, "content-type": "application/json" },
+        body: JSON.stringify(quoteBody()),
+      },
+    ],
+    [
+      "malformed JSON",
+      {
+        method: "POST",
+        path: "/v1/quote",
+        headers: { ...SUBJECT, "content-type": "application/json" },
+        body: "{",
+      },
+    ],
+    [
+      "empty body exactly JSON",
+      {
+        method: "POST",
+        path: "/v1/quote",
+        headers: { ...SUBJECT, "content-type": "application/json" },
+        body: "",
+      },
+    ],
+    [
+      "empty body with charset",
+      {
+        method: "POST",
+        path: "/v1/quote",
+        headers: { ...SUBJECT, "content-type": "application/json; charset=utf-8" },
+        body: "",
+      },
+    ],
+    ["POST with no Content-Type and no body", { method: "POST", path: "/v1/order", headers: SUBJECT }],
+    [
+      "POST with a malformed media type",
+      { method: "POST", path: "/v1/quote", headers: { ...SUBJECT, "content-type": "garbage" }, body: "{}" },
+    ],
+    [
+      "POST with a text body",
+      {
+        method: "POST",
+        path: "/v1/quote",
+        headers: { ...SUBJECT, "content-type": "text/plain" },
+        body: "{}",
+      },
+    ],
+    [
+      "over the limit",
+      {
+        method: "POST",
+        path: "/v1/quote",
+        headers: { ...SUBJECT, "content-type": "application/json" },
+        body: JSON.stringify(quoteBody({ pad: "x".repeat(4000) })),
+      },
+    ],
+    [
+      "over the limit, chunked",
+      {
+        method: "POST",
+        path: "/v1/quote",
+        headers: { ...SUBJECT, "content-type": "application/json" },
+        body: "x".repeat(5000),
+        chunked: true,
+      },
+    ],
+    [
+      "first failing field",
+      {
+        method: "POST",
+        path: "/v1/order/openfor",
+        headers: { ...SUBJECT, "content-type": "application/json" },
+        body: '{"quoteId":"q"}',
+      },
+    ],
+    ["orders", { method: "GET", path: "/v1/orders?limit=5", headers: SUBJECT }],
+    ["bad limit", { method: "GET", path: "/v1/orders?limit=0", headers: SUBJECT }],
+    ["missing subject", { method: "GET", path: "/v1/order/0xab/status" }],
+    ["unknown order", { method: "GET", path: "/v1/status/abc" }],
+    ["fill", { method: "GET", path: "/v1/onchain/0xab/fill?x=1" }],
+    ["refund", { method: "GET", path: "/v1/onchain/0xab/refund" }],
+    ["encoded path parameter", { method: "GET", path: "/v1/onchain/0x%61b/fill" }],
+    ["tx lookup", { method: "GET", path: "/v1/onchain/tx/eip155:31337/0xab/order" }],
+    ["raw order", { method: "GET", path: "/v1/onchain/0xab/order" }],
+    ["unknown route", { method: "GET", path: "/v1/nothing" }],
+    [
+      "wrong method",
+      { method: "PUT", path: "/v1/quote", headers: { "content-type": "application/json" }, body: "{}" },
+    ],
+    ["HEAD", { method: "HEAD", path: "/v1/catalog" }],
+    ["bad percent-encoding", { method: "GET", path: "/v1/status/%E0%A4%A" }],
+    ["long path parameter", { method: "GET", path: `/v1/status/${"a".repeat(500)}` }],
+  ];
+
+  test("both transports give the same status, headers and bytes for the same call", async () => {
+    for (const [name, raw] of cases) {
+      const headers = {
+        ...gatewayHeaders(),
+        [hubHeaders.requestId]: `parity-${name.replace(/\W+/g, "-")}`,
+        ...raw.headers,
+      };
+      const overHttp = await send(port, { ...raw, headers });
+      const inProcess = await hub.handle({
+        method: raw.method,
+        url: raw.path,
+        headers,
+        ...(raw.body === undefined ? {} : { body: Buffer.from(raw.body) }),
+      });
+      assert.equal(overHttp.statusCode, inProcess.statusCode, name);
+      assert.equal(overHttp.headers["x-request-id"], headers[hubHeaders.requestId], name);
+      assert.equal(overHttp.headers["content-type"], inProcess.headers["content-type"], name);
+      if (raw.method !== "HEAD") {
+        assert.equal(overHttp.body.toString(), inProcess.body.toString(), name);
+        if (raw.path !== "/v1/openapi.yaml") envelopeOf(overHttp);
+      }
+    }
+  });
+
+  test("GET /v1/catalog serves the catalog file's content, the same on every call", async () => {
+    const first = envelopeOf(
+      await send(port, { method: "GET", path: "/v1/catalog", headers: gatewayHeaders() }),
+    );
+    assert.deepEqual(first.data, testCatalog());
+  });
+
+  test("GET /v1/openapi.yaml serves the contract's document as application/yaml", async () => {
+    const answer = await send(port, { method: "GET", path: "/v1/openapi.yaml", headers: gatewayHeaders() });
+    assert.equal(answer.statusCode, 200);
+    assert.match(answer.headers["content-type"] ?? "", /^application\/yaml/);
+    assert.ok(answer.headers["x-request-id"]);
+    assert.equal(answer.body.toString(), readFileSync(openapiPath, "utf8"));
+  });
+
+  test("GET /healthz answers 200 once the hub is ready, without any credential", async () => {
+    const answer = await send(port, { method: "GET", path: "/healthz" });
+    assert.equal(answer.statusCode, 200);
+    assert.deepEqual(JSON.parse(answer.body.toString()), { status: "ready" });
+  });
+
+  test("GET /metrics counts calls by operationId and code and never shows a credential", async () => {
+    await send(port, { method: "GET", path: "/v1/catalog", headers: gatewayHeaders() });
+    await send(port, { method: "GET", path: "/v1/status/x", headers: gatewayHeaders() });
+    const text = (await send(port, { method: "GET", path: "/metrics" })).body.toString();
+    assert.match(text, /hub_requests_total\{operation="getCatalog",code="OK"\} \d+/);
+    assert.match(text, /hub_requests_total\{operation="getHubStatus",code="EIN0009"\} \d+/);
+    assert.match(
+      text,
+      /hub_request_duration_seconds_bucket\{le="0.005",operation="getCatalog",code="OK"\} \d+/,
+    );
+    assert.doesNotMatch(text, new RegExp(GATEWAY_SECRET));
+    assert.doesNotMatch(text, /user-1|org_test/);
+  });
+
+  test("a call without the gateway credential over HTTP answers EPX0004 (404)", async () => {
+    const answer = await send(port, {
+      method: "GET",
+      path: "/v1/catalog",
+      headers: { [hubHeaders.requestId]: "direct-1" },
+    });
+    assertRefusal(answer, "EPX0004");
+    assert.equal(answer.statusCode, 404);
+  });
+});
+
+describe("failures and cancellation", () => {
+  test("an unexpected failure answers EIN0049 with nothing internal, logged with the request id", async () => {
+    const hub = startTestHub({}, { openapiPath: "/nonexistent/openapi.yaml" });
+    const answer = await call(hub, "GET", "/v1/openapi.yaml", {
+      headers: { [hubHeaders.requestId]: "fail-1" },
+    });
+    const entry = assertRefusal(answer, "EIN0049");
+    assert.deepEqual(entry, { error_code: "EIN0049" });
+    assert.doesNotMatch(answer.body.toString(), /nonexistent|openapi|Error|at /);
+    const lines = hub.logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const logged = lines.find((line) => line.request_id === "fail-1");
+    assert.ok(logged, "the failure is logged with the request id");
+    assert.equal(logged.level, 50);
+    assert.match(JSON.stringify(logged.err), /nonexistent/);
+    await hub.close();
+  });
+
+  test("the gateway's X-Service-Org is required on charged routes; its absence is an internal failure", async () => {
+    const hub = startTestHub();
+    const headers: Record<string, string> = {
+      ...gatewayHeaders(),
+      ...SUBJECT,
+      "content-type": "application/json",
+    };
+    delete headers[hubHeaders.organization];
+    const answer = await hub.handle({
+      method: "POST",
+      url: "/v1/quote",
+      headers,
+      body: Buffer.from(JSON.stringify(quoteBody())),
+    });
+    assertRefusal(answer, "EIN0049");
+    await hub.close();
+  });
+
+  test("handle rejects with the signal's reason when the gateway already gave up", async () => {
+    const hub = startTestHub();
+    const controller = new AbortController();
+    controller.abort(new Error("gateway timeout"));
+    await assert.rejects(
+      hub.handle({ method: "GET", url: "/v1/catalog", headers: gatewayHeaders(), signal: controller.signal }),
+      /gateway timeout/,
+    );
+    await hub.close();
+  });
+
+  test("handle rejects once the signal fires while the call is at work", async () => {
+    const clockless = startTestHub();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { createHubApp } = await import("../src/index.js");
+    const { createMemoryCounters } = await import("@hub/counters");
+    const memory = createMemoryCounters();
+    const hub = createHubApp({
+      config: { gatewayCredential: GATEWAY_SECRET },
+      catalog: testCatalog(),
+      // The counters are a seam outside the hub; holding one take models a slow Redis round trip.
+      counters: { take: async (...args) => gate.then(() => memory.take(...args)) },
+      logger: (await import("pino")).pino({ level: "silent" }),
+      replicaId: "r1",
+    });
+    const controller = new AbortController();
+    const pending = hub.handle({
+      method: "POST",
+      url: "/v1/quote",
+      headers: { ...gatewayHeaders(), ...SUBJECT, "content-type": "application/json" },
+      body: Buffer.from(JSON.stringify(quoteBody())),
+      signal: controller.signal,
+    });
+    controller.abort(new Error("cut at 20 s"));
+    await assert.rejects(pending, /cut at 20 s/);
+    release();
+    const later = await call(hub, "GET", "/v1/catalog");
+    assert.equal(envelopeOf(later).success, true, "the hub keeps serving");
+    await hub.close();
+    await clockless.close();
+  });
+});
