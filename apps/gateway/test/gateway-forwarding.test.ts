@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
+import { Readable } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import type { HubAnswer, HubCall, HubTransport } from "@hub/contract";
 import { createHttpHubTransport, createInProcessHubTransport } from "../src/index.js";
@@ -175,9 +176,7 @@ for (const kind of kinds) {
       });
       assertRefusal(declared, "EPX0005", 413);
       assert.ok(declared.headers["ratelimit-limit"]);
-      const chunks = (async function* () {
-        for (let i = 0; i < 20; i++) yield Buffer.alloc(4096, 0x62);
-      })();
+      const chunks = Readable.from(Array.from({ length: 20 }, () => Buffer.alloc(4096, 0x62)));
       const { request } = await import("undici");
       const response = await request(`${gw.origin}/v1/order`, {
         method: "POST",
