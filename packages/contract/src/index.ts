@@ -3,6 +3,7 @@ export * from "./credentials.js";
 export * from "./decode-body.js";
 export * from "./decode-query.js";
 export * from "./envelope.js";
+export * from "./envelope-schemas.js";
 export * from "./error-catalogue.js";
 export * from "./error-client-actions.js";
 export * from "./errors-doc.js";

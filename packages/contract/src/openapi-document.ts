@@ -1,7 +1,8 @@
 import { stringify } from "yaml";
 import { z } from "zod";
 import { SUBJECT_PATTERN } from "./credentials.js";
-import { type ErrorCode, errorCatalogue, errorCodes } from "./error-catalogue.js";
+import { errorEnvelopeSchema } from "./envelope-schemas.js";
+import { type ErrorCode, errorCatalogue } from "./error-catalogue.js";
 import type { OperationContract } from "./operation-contract.js";
 import { operationContracts } from "./operations/operation-contracts.js";
 import { API_PREFIX, type RouteDefinition, routeTable } from "./route-table.js";
@@ -121,51 +122,8 @@ export function openapiDocument(): JsonObject {
   mergeComponents(schemas, requests.$defs);
   mergeComponents(schemas, queries.$defs);
   mergeComponents(schemas, responses.$defs);
-  schemas.ErrorCode = {
-    type: "string",
-    enum: [...errorCodes],
-    description:
-      "Every code the service answers; docs/errors.md lists each with its status, block and meaning.",
-  };
-  schemas.ErrorEnvelope = {
-    type: "object",
-    required: ["success", "errors"],
-    properties: {
-      success: { const: false },
-      request_id: {
-        type: "string",
-        description:
-          "Omitted when empty; missing on the hub's per-IP limiter refusal (the X-Request-Id header still names the call).",
-      },
-      message: {
-        type: "string",
-        description:
-          "A short English sentence; present on terminal codes, absent on availability and busy codes.",
-      },
-      errors: {
-        type: "array",
-        minItems: 1,
-        description: "A hub error has exactly one entry; framework validation can report several.",
-        items: {
-          type: "object",
-          required: ["error_code"],
-          properties: {
-            error_code: { $ref: `${COMPONENT_REF}ErrorCode` },
-            error_reference: {
-              type: "string",
-              description: "The field, `body`, `Body` or `x-service-subject`; omitted when empty.",
-            },
-            error_params: {
-              type: "array",
-              items: { type: "string" },
-              description:
-                "Omitted when empty. Busy codes EIN0080, EPX0080, EPX0082: [0] is the back-off in ms.",
-            },
-          },
-        },
-      },
-    },
-  };
+  const envelopes = toJsonSchema({ errorEnvelope: errorEnvelopeSchema }, "output");
+  mergeComponents(schemas, envelopes.$defs);
 
   const paths: Record<string, JsonObject> = {};
   for (const route of routeTable) {

@@ -159,3 +159,11 @@ test("the quote request schema lists its fields in struct order", () => {
 test("GET /openapi.yaml answers YAML, not the envelope", () => {
   assert.ok(operationOf("GET", "/openapi.yaml").responses["200"].content["application/yaml"]);
 });
+
+test("the document validates against the OpenAPI 3.1 schema", async () => {
+  const { Validator } = await import("@seriousme/openapi-schema-validator");
+  const validator = new Validator();
+  const result = await validator.validate(JSON.parse(JSON.stringify(doc)));
+  assert.equal(validator.version, "3.1");
+  assert.deepEqual(result, { valid: true });
+});
