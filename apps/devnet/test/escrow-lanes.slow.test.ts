@@ -132,11 +132,8 @@ describe("devnet aggregator in front of two solvers, on real chains", () => {
 
   test("a Permit2 quote signed by a wallet walks to finalized while Open, OutputFilled and Finalised happen on chain", async () => {
     const user = devnet.manifest.users[1]!;
-    // From the second chain: on the first, the installed Permit2's cached domain separator is wrong.
-    await approvePermit2(user, devnet.destination.chainId, "usdc");
-    const quotes = await getQuotes(
-      quoteRequest(devnet, user, "usdc", parseUnits("250", 6), { reverse: true }),
-    );
+    await approvePermit2(user, devnet.origin.chainId, "usdc");
+    const quotes = await getQuotes(quoteRequest(devnet, user, "usdc", parseUnits("250", 6), {}));
     const quote = quotes.quotes.find((q) => q.solverId === "beta")!;
     const signature = await signPayload(user, quote);
     const started = Date.now();
@@ -154,6 +151,25 @@ describe("devnet aggregator in front of two solvers, on real chains", () => {
     assertForwardWalk(seen);
     assert.match(String(final.fillTransaction?.hash), /^0x[0-9a-f]{64}$/);
     assert.ok(Date.now() - started < 60_000);
+    assert.deepEqual(await onChainLifecycle(`0x${ack.orderId}`), { opens: 1, fills: 1, finalised: 1 });
+  });
+
+  test("a Permit2 order of the declared token from the second chain to the first finalizes on chain the same way", async () => {
+    const user = devnet.manifest.users[5]!;
+    await approvePermit2(user, devnet.destination.chainId, "token");
+    const quotes = await getQuotes(quoteRequest(devnet, user, "token", parseEther("3"), { reverse: true }));
+    const quote = quotes.quotes.find((q) => q.solverId === "alpha")!;
+    assert.equal(quote.order.payload.domain.chainId, devnet.destination.chainId);
+    const signature = await signPayload(user, quote);
+    const submitted = await call(devnet.baseUrl, "POST", "/aggregator/api/v1/orders", {
+      quoteResponse: quote,
+      signature: `0x00${signature.slice(2)}`,
+    });
+    assert.equal(submitted.status, 200, submitted.text);
+    const ack = submitted.body as OrderResponse;
+    const { final, seen } = await followToFinal(ack.orderId);
+    assert.equal(final.status, "finalized", JSON.stringify(final.status));
+    assertForwardWalk(seen);
     assert.deepEqual(await onChainLifecycle(`0x${ack.orderId}`, true), { opens: 1, fills: 1, finalised: 1 });
   });
 

@@ -1,58 +1,34 @@
+import { permit2WitnessTypes, receiveWithAuthorizationTypes, type StandardOrder } from "@hub/chain";
 import type { Address, Hex } from "viem";
 import type { OrderPayload } from "../aggregator/oif-quote.js";
-import type { StandardOrder } from "./standard-order.js";
 
-export const permit2Types = {
+type TypeFields = Record<string, readonly { name: string; type: string }[]>;
+
+function wireTypes(types: TypeFields): Record<string, { name: string; type: string }[]> {
+  return Object.fromEntries(
+    Object.entries(types).map(([name, fields]) => [name, fields.map((f) => ({ ...f }))]),
+  );
+}
+
+// Wallets take eth_signTypedData_v4 JSON with the domain's own type listed.
+export const permit2Types = wireTypes({
   EIP712Domain: [
     { name: "name", type: "string" },
     { name: "chainId", type: "uint256" },
     { name: "verifyingContract", type: "address" },
   ],
-  PermitBatchWitnessTransferFrom: [
-    { name: "permitted", type: "TokenPermissions[]" },
-    { name: "spender", type: "address" },
-    { name: "nonce", type: "uint256" },
-    { name: "deadline", type: "uint256" },
-    { name: "witness", type: "Permit2Witness" },
-  ],
-  TokenPermissions: [
-    { name: "token", type: "address" },
-    { name: "amount", type: "uint256" },
-  ],
-  Permit2Witness: [
-    { name: "user", type: "address" },
-    { name: "expires", type: "uint32" },
-    { name: "inputOracle", type: "address" },
-    { name: "outputs", type: "MandateOutput[]" },
-  ],
-  MandateOutput: [
-    { name: "oracle", type: "bytes32" },
-    { name: "settler", type: "bytes32" },
-    { name: "chainId", type: "uint256" },
-    { name: "token", type: "bytes32" },
-    { name: "amount", type: "uint256" },
-    { name: "recipient", type: "bytes32" },
-    { name: "callbackData", type: "bytes" },
-    { name: "context", type: "bytes" },
-  ],
-};
+  ...permit2WitnessTypes,
+});
 
-export const receiveWithAuthorizationTypes = {
+export const receiveWithAuthorizationPayloadTypes = wireTypes({
   EIP712Domain: [
     { name: "name", type: "string" },
     { name: "version", type: "string" },
     { name: "chainId", type: "uint256" },
     { name: "verifyingContract", type: "address" },
   ],
-  ReceiveWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-};
+  ...receiveWithAuthorizationTypes,
+});
 
 /** The Permit2 batch witness transfer a wallet signs to let the escrow pull the inputs (oif-escrow-v0). */
 export function permit2OrderPayload(order: StandardOrder, permit2: Address, escrow: Address): OrderPayload {
@@ -124,6 +100,6 @@ export function receiveWithAuthorizationPayload(
       validBefore: order.fillDeadline.toString(),
       nonce: orderId,
     },
-    types: receiveWithAuthorizationTypes,
+    types: receiveWithAuthorizationPayloadTypes,
   };
 }

@@ -1,5 +1,18 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { DevnetAccount, DevnetChain, DevnetManifest } from "@hub/chain";
+import {
+  addressToBytes32,
+  committeeOracleAbi,
+  type DevnetAccount,
+  type DevnetChain,
+  type DevnetManifest,
+  devnetErc20Abi,
+  devnetUsdcAbi,
+  fillDescriptionHash,
+  inputSettlerEscrowAbi,
+  orderIdentifier,
+  outputSettlerAbi,
+  type StandardOrder,
+} from "@hub/chain";
 import {
   type Address,
   BaseError,
@@ -22,22 +35,9 @@ import type { OifOrder, SolverQuote } from "../aggregator/oif-quote.js";
 import { getQuoteRequestSchema, validateQuoteRequest } from "../aggregator/oif-quote-request.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
 import { permit2OrderPayload, receiveWithAuthorizationPayload, type TokenDomain } from "./order-payloads.js";
-import {
-  erc20Abi,
-  escrowOrderStatus,
-  inputOracleAbi,
-  inputSettlerEscrowAbi,
-  outputSettlerAbi,
-} from "./solver-abis.js";
 import { createSolverChainClients, type SolverChainClient } from "./solver-chain-clients.js";
 import { SolverError } from "./solver-error.js";
-import {
-  addressToBytes32,
-  computeOrderIdentifier,
-  fillDescriptionHash,
-  type StandardOrder,
-  standardOrderToJson,
-} from "./standard-order.js";
+import { standardOrderToJson } from "./standard-order-json.js";
 
 /** The assets a devnet solver bridges: each one to the same asset on another devnet chain. */
 export const bridgedAssetKinds = ["usdc", "token", "wrappedNative"] as const;
@@ -110,6 +110,9 @@ interface OrderRecord {
   claimTx?: Hex;
 }
 
+/** The escrow's orderStatus enum. */
+const escrowOrderStatus = { None: 0, Deposited: 1, Claimed: 2, Refunded: 3 } as const;
+
 const terminal = (status: OrderStatus) =>
   status === "finalized" || status === "refunded" || typeof status === "object";
 
@@ -155,8 +158,8 @@ export function createSolver(config: SolverConfig): Solver {
     if (cached) return cached;
     const { publicClient } = client(chain.chainId);
     const [name, version] = await Promise.all([
-      publicClient.readContract({ address: token, abi: erc20Abi, functionName: "name" }),
-      publicClient.readContract({ address: token, abi: erc20Abi, functionName: "version" }),
+      publicClient.readContract({ address: token, abi: devnetErc20Abi, functionName: "name" }),
+      publicClient.readContract({ address: token, abi: devnetUsdcAbi, functionName: "version" }),
     ]);
     const domain = { name, version };
     tokenDomains.set(key, domain);
@@ -217,7 +220,7 @@ export function createSolver(config: SolverConfig): Solver {
     const outputToken = destination.contracts[kind];
     const balance = await client(destination.chainId).publicClient.readContract({
       address: outputToken,
-      abi: erc20Abi,
+      abi: devnetErc20Abi,
       functionName: "balanceOf",
       args: [solverAddress],
     });
@@ -246,7 +249,7 @@ export function createSolver(config: SolverConfig): Solver {
         },
       ],
     };
-    const orderId = computeOrderIdentifier(order, origin.contracts.inputSettlerEscrow);
+    const orderId = orderIdentifier(order, origin.chainId, origin.contracts.inputSettlerEscrow);
     const quoteId = randomUUID();
     const preview = {
       inputs: [
@@ -464,8 +467,8 @@ export function createSolver(config: SolverConfig): Solver {
         if (!meta) {
           const { publicClient } = client(chain.chainId);
           const [symbol, decimals] = await Promise.all([
-            publicClient.readContract({ address, abi: erc20Abi, functionName: "symbol" }),
-            publicClient.readContract({ address, abi: erc20Abi, functionName: "decimals" }),
+            publicClient.readContract({ address, abi: devnetErc20Abi, functionName: "symbol" }),
+            publicClient.readContract({ address, abi: devnetErc20Abi, functionName: "decimals" }),
           ]);
           meta = { symbol, decimals };
           tokenMeta.set(key, meta);
@@ -592,13 +595,18 @@ export function createSolver(config: SolverConfig): Solver {
       case "settling": {
         const proven = await origin.publicClient.readContract({
           address: stored.order.inputOracle,
-          abi: inputOracleAbi,
+          abi: committeeOracleAbi,
           functionName: "isProven",
           args: [
             output.chainId,
             output.oracle,
             output.settler,
-            fillDescriptionHash(solverBytes32, record.orderId, record.fillTimestamp!, output),
+            fillDescriptionHash({
+              solver: solverBytes32,
+              orderId: record.orderId,
+              timestamp: record.fillTimestamp!,
+              output,
+            }),
           ],
         });
         if (proven) return move(record, "settled");
@@ -668,14 +676,14 @@ export function createSolver(config: SolverConfig): Solver {
         const token = chain.contracts[kind];
         const allowance = await publicClient.readContract({
           address: token,
-          abi: erc20Abi,
+          abi: devnetErc20Abi,
           functionName: "allowance",
           args: [solverAddress, chain.contracts.outputSettler],
         });
         if (allowance > maxUint256 / 2n) continue;
         const hash = await walletClient.writeContract({
           address: token,
-          abi: erc20Abi,
+          abi: devnetErc20Abi,
           functionName: "approve",
           args: [chain.contracts.outputSettler, maxUint256],
         });
