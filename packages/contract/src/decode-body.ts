@@ -111,12 +111,13 @@ export function decodeBody<T>(schema: RequestBodySchema<T>, value: unknown): T {
         message: `${field.name} ${firstIssueMessage(result.error)}.`.replace(/\.\.$/, "."),
       });
     }
+    if (result.data === undefined) continue;
     for (const rule of schema.rules[field.name as keyof T] ?? []) {
       if (!rule.check(result.data, decoded as Partial<T>)) {
         throw new HubError("EIN0001", { reference: field.name, message: `${field.name} ${rule.message}.` });
       }
     }
-    if (result.data !== undefined) decoded[field.name] = result.data;
+    decoded[field.name] = result.data;
   }
   return decoded as T;
 }

@@ -28,7 +28,17 @@ const API_DESCRIPTION = `An orchestration hub in front of intent aggregators and
 **Formats.** Chain domains CAIP-2 (\`eip155:31337\`), case-sensitive. Assets CAIP-19. Amounts decimal strings of base units. Timestamps RFC 3339 UTC with milliseconds. On-chain ids lowercase hex with \`0x\` (other forms find nothing).`;
 
 function toJsonSchema(schemas: Record<string, z.ZodType>, io: "input" | "output"): JsonObject {
-  const doc = z.toJSONSchema(z.object(schemas), { io, unrepresentable: "any", target: "draft-2020-12" });
+  const doc = z.toJSONSchema(z.object(schemas), {
+    io,
+    unrepresentable: "any",
+    target: "draft-2020-12",
+    // Answers may gain fields (clients ignore unknown ones, as the hub does in bodies); only a strict object stays closed.
+    override: ({ zodSchema, jsonSchema }) => {
+      const def = zodSchema._zod.def as { type: string; catchall?: { _zod: { def: { type: string } } } };
+      if (def.type === "object" && def.catchall?._zod.def.type !== "never")
+        delete jsonSchema.additionalProperties;
+    },
+  });
   return JSON.parse(JSON.stringify(doc).replaceAll('"#/$defs/', `"${COMPONENT_REF}`)) as JsonObject;
 }
 

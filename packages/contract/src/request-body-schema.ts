@@ -16,7 +16,8 @@ export interface JsonTypeSchema {
 
 /**
  * A rule on one field that needs the fields before it (struct order); it runs right after that
- * field's own schema passed, and a false answer reports that field.
+ * field's own schema passed with a value (never on an absent optional field), and a false answer
+ * reports that field.
  */
 export interface FieldRule<T> {
   readonly check: (value: unknown, before: Partial<T>) => boolean;

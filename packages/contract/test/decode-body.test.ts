@@ -192,6 +192,11 @@ test("a Solana recipient that decodes to 32 bytes is admitted", () => {
   assert.equal(decodeBody(quoteRequestBody, body).recipient, SOLANA_KEY);
 });
 
+test("a Solana source without sourceAccount is admitted: the rule runs only on a value", () => {
+  const body = { ...valid, sourceAsset: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1/slip44:501" };
+  assert.equal(decodeBody(quoteRequestBody, body).sourceAccount, undefined);
+});
+
 test("only the first failing field in struct order is reported", () => {
   const body = { sourceAsset: valid.sourceAsset, destinationAsset: "bad", amount: "0", swapType: "x" };
   assert.deepEqual(

@@ -99,6 +99,7 @@ export const quoteWinnerSchema = z
   .refine(atMostOneOfSignPayloadAndExecutionTx, AT_MOST_ONE)
   .meta({
     id: "QuoteWinner",
+    not: { required: ["signPayload", "executionTx"] },
     description:
       "The disclosed winner. At most one of signPayload and executionTx is present; a solver-swap or transfer winner discloses neither and is not completable. A non-prepared winner must be submitted through the replica that quoted it (its id names it); its template is held there for 30 s (20 min on the proxy lanes).",
   });
@@ -115,6 +116,7 @@ export const preparedQuoteSchema = z
   .refine(atMostOneOfSignPayloadAndExecutionTx, AT_MOST_ONE)
   .meta({
     id: "PreparedQuote",
+    not: { required: ["signPayload", "executionTx"] },
     description:
       "A winner from one chosen provider. A replay with the same body and preparationId returns the same quote and the same expiresAt. Its template is stored with the quote, so it can be submitted through any replica. Prepared terms can differ from preview terms: show them before signing.",
   });
