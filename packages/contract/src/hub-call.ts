@@ -7,6 +7,8 @@ export const hubHeaders = {
   gatewayCredential: "x-gateway-credential",
   subject: "x-service-subject",
   contentType: "content-type",
+  /** The caller's IP as the gateway saw it; the hub's per-IP limiter keys on it (trusted only with the credential). */
+  clientAddress: "x-forwarded-for",
 } as const;
 
 /** One call from the gateway to the hub: the method, the path with its allowed query, the hub headers and the raw body. */

@@ -42,9 +42,6 @@ const REQUEST_ID_PATTERN = /^[\x21-\x7e]{1,128}$/;
 /** The per-IP limiter's refusal text: the spec's "DDoS check" answer, with no request_id and no hint. */
 const PER_IP_MESSAGE = "DDoS check: too many requests from this address.";
 
-/** The header the gateway sets to the caller's IP; trusted only on calls carrying its credential. */
-const CLIENT_ADDRESS_HEADER = "x-forwarded-for";
-
 const EMPTY = Buffer.alloc(0);
 
 function header(call: InboundCall, name: string): string | undefined {
@@ -152,7 +149,7 @@ export function createDispatcher(deps: {
         // Without the gateway's credential there is no API here at all: the same answer as no route.
         answer = errorAnswer("EPX0004", requestId);
         code = "EPX0004";
-      } else if (!sourceLimiter.allow(header(call, CLIENT_ADDRESS_HEADER) ?? call.peerAddress)) {
+      } else if (!sourceLimiter.allow(header(call, hubHeaders.clientAddress) ?? call.peerAddress)) {
         answer = errorAnswer("EMC0005", requestId, { message: PER_IP_MESSAGE }, { bodyRequestId: false });
         code = "EMC0005";
       } else {
