@@ -23,33 +23,16 @@ if (!parsed.success) {
 }
 const env = parsed.data;
 const logger = pino({ level: env.LOG_LEVEL });
-const startedAt = performance.now();
-const devnet = await createDevnet({
-  port: env.DEVNET_PORT,
-  rpcPorts: env.DEVNET_RPC_PORTS,
-  committeeDelayMs: env.DEVNET_COMMITTEE_DELAY_MS,
-  ...(env.DEVNET_BLOCK_TIME_SECONDS !== undefined ? { blockTimeSeconds: env.DEVNET_BLOCK_TIME_SECONDS } : {}),
-  dataDir: env.HUB_DATA_DIR,
-  logger,
-});
-const readyMs = Math.round(performance.now() - startedAt);
-
-console.log(`devnet control    ${devnet.url}/control`);
-console.log(`OIF aggregator    ${devnet.url}/aggregator`);
-console.log(`external quotes   ${devnet.url}/external/quote`);
-for (const chain of devnet.manifest.chains)
-  console.log(`chain ${chain.chainDomain.padEnd(12)}${chain.rpcUrl}`);
-console.log(`manifest          ${devnet.files.manifestFile}`);
-console.log(`catalog           ${devnet.files.catalogFile}`);
-console.log(`devnet ready in ${readyMs} ms at ${devnet.url}`);
-
-let stopping = false;
+// Signals are taken before start-up so a Ctrl-C while the chains deploy still stops every anvil.
+let stopRequested: string | undefined;
+let stop: (() => Promise<void>) | undefined;
 async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
+  if (stopRequested) return;
+  stopRequested = signal;
+  if (!stop) return;
   logger.info({ signal }, "devnet stopping");
   try {
-    await devnet.stop();
+    await stop();
     process.exit(0);
   } catch (error) {
     logger.error({ err: error }, "devnet stop failed");
@@ -58,3 +41,37 @@ async function shutdown(signal: string): Promise<void> {
 }
 process.on("SIGINT", () => void shutdown("SIGINT"));
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+const startedAt = performance.now();
+let devnet: Awaited<ReturnType<typeof createDevnet>>;
+try {
+  devnet = await createDevnet({
+    port: env.DEVNET_PORT,
+    rpcPorts: env.DEVNET_RPC_PORTS,
+    committeeDelayMs: env.DEVNET_COMMITTEE_DELAY_MS,
+    ...(env.DEVNET_BLOCK_TIME_SECONDS !== undefined
+      ? { blockTimeSeconds: env.DEVNET_BLOCK_TIME_SECONDS }
+      : {}),
+    dataDir: env.HUB_DATA_DIR,
+    logger,
+  });
+} catch (error) {
+  logger.error({ err: error }, "devnet failed to start");
+  process.exit(1);
+}
+const readyMs = Math.round(performance.now() - startedAt);
+stop = () => devnet.stop();
+if (stopRequested) {
+  const signal = stopRequested;
+  stopRequested = undefined;
+  await shutdown(signal);
+}
+
+console.log(`devnet control    ${devnet.url}/control`);
+console.log(`OIF aggregator    ${devnet.url}/aggregator`);
+console.log(`external quotes   ${devnet.url}/external/quote`);
+for (const chain of devnet.manifest.chains)
+  console.log(`chain ${chain.chainDomain.padEnd(13)}${chain.rpcUrl}`);
+console.log(`manifest          ${devnet.files.manifestFile}`);
+console.log(`catalog           ${devnet.files.catalogFile}`);
+console.log(`devnet ready in ${readyMs} ms at ${devnet.url}`);
