@@ -87,7 +87,17 @@ function errorResponses(contract: OperationContract): JsonObject {
   return responses;
 }
 
-function successResponse(contract: OperationContract, dataSchema: unknown): JsonObject {
+const RATE_LIMIT_HEADERS = {
+  "RateLimit-Limit": { $ref: "#/components/headers/RateLimitLimit" },
+  "RateLimit-Remaining": { $ref: "#/components/headers/RateLimitRemaining" },
+  "RateLimit-Reset": { $ref: "#/components/headers/RateLimitReset" },
+};
+
+function successResponse(
+  route: RouteDefinition,
+  contract: OperationContract,
+  dataSchema: unknown,
+): JsonObject {
   if (contract.responseData === "yaml") {
     return {
       description: "The OpenAPI document, YAML.",
@@ -96,7 +106,10 @@ function successResponse(contract: OperationContract, dataSchema: unknown): Json
   }
   return {
     description: "Success envelope; `data` holds the answer.",
-    headers: { "X-Request-Id": { $ref: "#/components/headers/XRequestId" } },
+    headers: {
+      "X-Request-Id": { $ref: "#/components/headers/XRequestId" },
+      ...(route.access === "public" ? {} : RATE_LIMIT_HEADERS),
+    },
     content: {
       "application/json": {
         schema: {
@@ -166,7 +179,7 @@ export function openapiDocument(): JsonObject {
       };
     }
     operation.responses = {
-      "200": successResponse(contract, (responses.properties as JsonObject)[route.operationId]),
+      "200": successResponse(route, contract, (responses.properties as JsonObject)[route.operationId]),
       ...errorResponses(contract),
     };
     operation["x-error-codes"] = [...contract.errorCodes];
@@ -204,6 +217,13 @@ export function openapiDocument(): JsonObject {
           schema: { type: "string" },
         },
         RetryAfter: { description: "Seconds to wait before the next call.", schema: { type: "integer" } },
+        RateLimitLimit: {
+          description:
+            "Size of the caller's gateway pool (for a project id, the tighter of its two buckets); on every call with an accepted credential.",
+          schema: { type: "integer" },
+        },
+        RateLimitRemaining: { description: "Requests left in the pool.", schema: { type: "integer" } },
+        RateLimitReset: { description: "Seconds until the pool is full again.", schema: { type: "integer" } },
       },
       securitySchemes: {
         apiKey: {
