@@ -44,6 +44,9 @@ export const catalogSchema = z.object({
   }),
 });
 
+/** One asset of the catalog. */
 export type CatalogAsset = z.infer<typeof catalogAssetSchema>;
+/** One chain of the catalog. */
 export type CatalogChain = z.infer<typeof catalogChainSchema>;
+/** The catalog as the wire carries it. */
 export type Catalog = z.infer<typeof catalogSchema>;
