@@ -154,7 +154,7 @@ export type AssetKind = "usdc" | "token" | "wrappedNative";
 
 /** An OIF quote request for bridging `amount` of one declared asset from origin to destination. */
 export function quoteRequest(
-  devnet: AggregatorDevnet,
+  devnet: Pick<AggregatorDevnet, "origin" | "destination">,
   user: DevnetAccount,
   kind: AssetKind,
   amount: bigint,
@@ -197,7 +197,10 @@ export function signPayload(user: DevnetAccount, quote: QuoteResponse): Promise<
   } as unknown as Parameters<ReturnType<typeof privateKeyToAccount>["signTypedData"]>[0]);
 }
 
-export async function getQuotes(devnet: AggregatorDevnet, body: unknown): Promise<QuotesResponse> {
+export async function getQuotes(
+  devnet: Pick<AggregatorDevnet, "baseUrl">,
+  body: unknown,
+): Promise<QuotesResponse> {
   const answer = await call(devnet.baseUrl, "POST", "/aggregator/api/v1/quotes", body);
   assert.equal(answer.status, 200, answer.text);
   return answer.body as QuotesResponse;
