@@ -10,8 +10,10 @@ import {
   outputSettlerAbi,
   type StandardOrder,
 } from "@hub/chain";
+import { pino } from "pino";
 import { toFunctionSelector } from "viem";
-import type { ObservedFill } from "../src/committee/create-committee.js";
+import { createSystemClock } from "../src/aggregator/clock.js";
+import { createCommittee, type ObservedFill } from "../src/committee/create-committee.js";
 import { approve, balanceOf, mined, pollUntil, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
 
 describe("attestation committee", () => {
@@ -212,5 +214,30 @@ describe("attestation committee", () => {
       return entry?.state === "proven" ? entry : undefined;
     });
     assert.equal(proven.originChainId, destination!.chainId);
+  });
+
+  test("a committee restarted over the same chains rescans and submits no attestation the oracle already holds", async () => {
+    const before = await devnet.call<{ fills: ObservedFill[] }>("GET", "/control/committee");
+    const proven = before.body.fills.filter((fill) => fill.state === "proven");
+    assert.ok(proven.length >= 2, "the earlier tests left proven fills");
+    const restarted = createCommittee(
+      { manifest: devnet.manifest, delayMs: 0, pollIntervalMs: 25 },
+      { clients: devnet.clients, clock: createSystemClock(), logger: pino({ level: "silent" }) },
+    );
+    restarted.start();
+    try {
+      const fills = await pollUntil("the restarted committee to settle every earlier fill", async () => {
+        const seen = restarted.fills();
+        return proven.every((old) =>
+          seen.some((fill) => fill.orderId === old.orderId && fill.state === "proven"),
+        )
+          ? seen
+          : undefined;
+      });
+      for (const fill of fills)
+        assert.equal(fill.attestationTxHash, undefined, `re-attested ${fill.orderId}`);
+    } finally {
+      await restarted.stop();
+    }
   });
 });

@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { performance } from "node:perf_hooks";
 import { bridgeAbi, type DevnetAccount, decodeDepositedLogs } from "@hub/chain";
+import { pino } from "pino";
 import type { Hex } from "viem";
 import type { ExternalQuote, ExternalTransferStatus } from "../src/external-aggregator/external-quote.js";
-import type { RelayedDeposit } from "../src/relayer/create-relayer.js";
+import { createRelayer, type RelayedDeposit } from "../src/relayer/create-relayer.js";
 import { approve, balanceOf, mined, pollUntil, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
 
 describe("open-flow bridge lane", () => {
@@ -211,5 +212,28 @@ describe("open-flow bridge lane", () => {
       user.address,
     );
     assert.equal(after - before, BigInt(body.amountOut));
+  });
+
+  test("a relayer restarted over the same chains rescans and never releases a deposit twice", async () => {
+    const user = devnet.manifest.users[4]!;
+    const body = await quote(user, user, 750_000n);
+    const depositId = await execute(user, body.executionTx);
+    await pollUntil("the first release", async () => (await releasedLogs(depositId)).length > 0);
+
+    const restarted = createRelayer(
+      { manifest: devnet.manifest, feeBps: body.feeBps, pollIntervalMs: 25 },
+      { clients: devnet.clients, logger: pino({ level: "silent" }) },
+    );
+    restarted.start();
+    try {
+      const seen = await pollUntil("the restarted relayer to settle the old deposit", async () => {
+        const entry = restarted.deposits().find((candidate) => candidate.depositId === depositId);
+        return entry?.state === "released" ? entry : undefined;
+      });
+      assert.equal(seen.releaseTxHash, undefined, "the restarted relayer sent a release");
+    } finally {
+      await restarted.stop();
+    }
+    assert.equal((await releasedLogs(depositId)).length, 1);
   });
 });
