@@ -1,6 +1,10 @@
 import { request } from "node:http";
-import type { AdminChannelFile } from "./admin-channel-file.js";
-import { ADMIN_CHANNEL_PATH, ADMIN_TOKEN_HEADER, type AdminChannelAnswer } from "./admin-channel.js";
+import {
+  ADMIN_CHANNEL_PATH,
+  ADMIN_TOKEN_HEADER,
+  type AdminChannelAnswer,
+  type AdminChannelFile,
+} from "./admin-channel-file.js";
 import type { AdminRequest } from "./admin-request.js";
 
 /** The channel could not be reached at all, so the request was not executed. */

@@ -1,6 +1,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
+/** Header the CLI sends the channel's token in. */
+export const ADMIN_TOKEN_HEADER = "x-hub-admin-token";
+export const ADMIN_CHANNEL_PATH = "/admin";
+
+/** The channel's answers: `{ ok: true, result }` or `{ ok: false, error: { code, message } }`. */
+export type AdminChannelAnswer =
+  | { ok: true; result: Record<string, unknown> }
+  | { ok: false; error: { code: string; message: string } };
+
 /** What `<dataDir>/admin.json` holds while a service runs its admin channel. */
 export interface AdminChannelFile {
   port: number;

@@ -5,12 +5,16 @@ import type { AddressInfo } from "node:net";
 import { AccessError, type AccessService } from "@hub/access";
 import type { Logger } from "pino";
 import { adminRequestSchema } from "./admin-request.js";
-import { type AdminChannelFile, adminChannelFilePath, readAdminChannelFile } from "./admin-channel-file.js";
+import {
+  ADMIN_CHANNEL_PATH,
+  ADMIN_TOKEN_HEADER,
+  type AdminChannelAnswer,
+  type AdminChannelFile,
+  adminChannelFilePath,
+  readAdminChannelFile,
+} from "./admin-channel-file.js";
 import { executeAdminRequest } from "./execute-admin-request.js";
 
-/** Header the CLI sends the channel's token in. */
-export const ADMIN_TOKEN_HEADER = "x-hub-admin-token";
-export const ADMIN_CHANNEL_PATH = "/admin";
 const BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface AdminChannelDeps {
@@ -23,11 +27,6 @@ export interface AdminChannel {
   readonly port: number;
   stop(): Promise<void>;
 }
-
-/** The channel's answers: `{ ok: true, result }` or `{ ok: false, error: { code, message } }`. */
-export type AdminChannelAnswer =
-  | { ok: true; result: Record<string, unknown> }
-  | { ok: false; error: { code: string; message: string } };
 
 const digest = (value: string) => createHash("sha256").update(value).digest();
 

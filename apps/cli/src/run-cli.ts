@@ -1,9 +1,8 @@
-import { AccessError, createAccessService } from "@hub/access";
-import { DirectoryInUseError, openStore } from "@hub/store";
+import type { StoreConfig } from "@hub/store";
 import { AdminChannelUnreachable, isProcessAlive, sendAdminRequest } from "./admin-channel-client.js";
 import { readAdminChannelFile } from "./admin-channel-file.js";
 import type { AdminRequest } from "./admin-request.js";
-import { type AdminResult, executeAdminRequest } from "./execute-admin-request.js";
+import type { AdminResult } from "./execute-admin-request.js";
 import { formatAdminResult } from "./format-admin-result.js";
 import { parseCommand } from "./parse-command.js";
 import { UsageError } from "./usage-error.js";
@@ -35,11 +34,34 @@ function failureFrom(code: string, message: string): CliFailure {
   return new CliFailure(code, message, ARGUMENT_CODES.has(code) ? 2 : 1);
 }
 
-async function runLocally(config: CliConfig, request: AdminRequest): Promise<AdminResult> {
-  const store = await openStore({
+// The database driver and the services load only when a command needs them, so --help, bad
+// arguments and requests sent to the admin channel start fast.
+async function openConfiguredStore(config: CliConfig) {
+  const { DirectoryInUseError, openStore } = await import("@hub/store");
+  const storeConfig: StoreConfig = {
     dataDir: config.dataDir,
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-  });
+  };
+  try {
+    return await openStore(storeConfig);
+  } catch (error) {
+    if (error instanceof DirectoryInUseError) {
+      throw new CliFailure(
+        "database-in-use",
+        `${error.message}, and no admin channel of it answers (${config.dataDir}/admin.json); wait until it is ready or stop it`,
+        1,
+      );
+    }
+    throw error;
+  }
+}
+
+async function runLocally(config: CliConfig, request: AdminRequest): Promise<AdminResult> {
+  const [{ AccessError, createAccessService }, { executeAdminRequest }] = await Promise.all([
+    import("@hub/access"),
+    import("./execute-admin-request.js"),
+  ]);
+  const store = await openConfiguredStore(config);
   try {
     return await executeAdminRequest(createAccessService({ store: store.access }), request);
   } catch (error) {
@@ -86,10 +108,7 @@ export async function runCli(argv: readonly string[], config: CliConfig, io: Cli
     }
     json = command.json;
     if (command.kind === "migrate") {
-      const store = await openStore({
-        dataDir: config.dataDir,
-        ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-      });
+      const store = await openConfiguredStore(config);
       await store.close();
       const { applied, current } = store.migrations;
       io.stdout(
@@ -105,15 +124,6 @@ export async function runCli(argv: readonly string[], config: CliConfig, io: Cli
   } catch (error) {
     if (error instanceof UsageError) return fail(new CliFailure("usage", error.message, 2), error.usage);
     if (error instanceof CliFailure) return fail(error);
-    if (error instanceof DirectoryInUseError) {
-      return fail(
-        new CliFailure(
-          "database-in-use",
-          `${error.message}, and no admin channel of it answers (${config.dataDir}/admin.json); wait until it is ready or stop it`,
-          1,
-        ),
-      );
-    }
     return fail(new CliFailure("failed", (error as Error).message, 1));
   }
 }

@@ -49,9 +49,7 @@ export function acquireDirectoryLock(path: string): DirectoryLock {
         continue;
       }
       if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) {
-        throw new Error(
-          `the embedded database ${path.replace(/\.lock$/, "")} is in use by process ${holder}`,
-        );
+        throw new DirectoryInUseError(path.replace(/\.lock$/, ""), holder);
       }
       try {
         unlinkSync(path);

@@ -23,17 +23,32 @@ export interface TestDatabase {
   dispose(): Promise<void>;
 }
 
+export interface PreparedDataDir {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  dispose(): Promise<void>;
+}
+
 export interface TestDatabases {
   /** The drivers to run a suite on, each with the reason when it cannot run here. */
   readonly drivers: ReadonlyArray<{ driver: TestDriver; skip: string | false }>;
   /** A fresh database: a copy of a migrated PGlite template, or a new PostgreSQL schema. */
   open(driver: TestDriver, options?: { migrated?: boolean }): Promise<TestDatabase>;
+  /**
+   * What another process needs to reach a fresh migrated database: a data dir holding a copy of the
+   * template at `<dataDir>/pglite`, or (PostgreSQL) an empty data dir and a URL whose search_path names
+   * a fresh schema. Nothing is left open.
+   */
+  prepareDataDir(driver: TestDriver): Promise<PreparedDataDir>;
   /** Removes the template; call once after the suite. */
   dispose(): Promise<void>;
 }
 
 const PGLITE_VERSION = JSON.parse(
-  readFileSync(join(fileURLToPath(import.meta.resolve("@electric-sql/pglite")), "../../package.json"), "utf8"),
+  readFileSync(
+    join(fileURLToPath(import.meta.resolve("@electric-sql/pglite")), "../../package.json"),
+    "utf8",
+  ),
 ).version as string;
 
 /**
@@ -145,7 +160,41 @@ export function createTestDatabases(config: { databaseUrl: string | undefined })
     };
   };
 
+  const prepareDataDir = async (driver: TestDriver): Promise<PreparedDataDir> => {
+    const dataDir = join(root, `data-${++counter}`);
+    mkdirSync(dataDir, { recursive: true });
+    if (driver === "pglite") {
+      template ??= makeTemplate();
+      cpSync((await template).migrated, join(dataDir, "pglite"), { recursive: true });
+      return {
+        dataDir,
+        databaseUrl: undefined,
+        async dispose() {
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
+    }
+    const db = await openPostgres(true);
+    await db.sql.close();
+    const url = new URL(config.databaseUrl!);
+    url.searchParams.set("options", `-c search_path=${db.location}`);
+    return {
+      dataDir,
+      databaseUrl: url.toString(),
+      async dispose() {
+        const admin = createPostgresClient({ connectionString: config.databaseUrl!, maxConnections: 1 });
+        try {
+          await admin.exec(`DROP SCHEMA ${db.location} CASCADE`);
+        } finally {
+          await admin.close();
+        }
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  };
+
   return {
+    prepareDataDir,
     drivers: [
       { driver: "pglite", skip: false },
       {

@@ -1,0 +1,135 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { statSync, writeFileSync } from "node:fs";
+import { after, before, describe, test } from "node:test";
+import { type AccessService, createAccessService } from "@hub/access";
+import { hashApiKey } from "@hub/contract";
+import { createTestDatabases, openStore, type PreparedDataDir, type Store } from "@hub/store";
+import { pino } from "pino";
+import { sendAdminRequest } from "../src/admin-channel-client.js";
+import { adminChannelFilePath, readAdminChannelFile } from "../src/admin-channel-file.js";
+import { type AdminChannel, startAdminChannel } from "../src/admin-channel.js";
+import { jsonOf, runHub } from "./run-hub.js";
+
+const databases = createTestDatabases({ databaseUrl: undefined });
+after(() => databases.dispose());
+const logger = pino({ level: "silent" });
+
+describe("hub admin through a running service's admin channel (embedded database)", () => {
+  let target: PreparedDataDir;
+  let store: Store;
+  let access: AccessService;
+  let channel: AdminChannel;
+  before(async () => {
+    target = await databases.prepareDataDir("pglite");
+    store = await openStore({ dataDir: target.dataDir });
+    access = createAccessService({ store: store.access });
+    channel = await startAdminChannel({ access, dataDir: target.dataDir, logger });
+  });
+  after(async () => {
+    await channel?.stop();
+    await store?.close();
+    await target?.dispose();
+  });
+
+  test("the channel file names this process and its port, readable by its owner only", () => {
+    const file = readAdminChannelFile(target.dataDir);
+    assert.equal(file?.pid, process.pid);
+    assert.equal(file?.port, channel.port);
+    assert.equal(statSync(adminChannelFilePath(target.dataDir)).mode & 0o777, 0o600);
+  });
+
+  test("the CLI sends its command to the channel while the service holds the data dir, and a revoke is in force at once", async () => {
+    const org = jsonOf(await runHub(["admin", "org", "create", "--name", "Via channel", "--json"], target));
+    const orgId = org.organization.orgId as string;
+    assert.equal((await access.getOrganization(orgId))?.name, "Via channel");
+    const created = jsonOf(await runHub(["admin", "key", "create", "--org", orgId, "--json"], target));
+    const keyHash = hashApiKey(created.apiKey.key);
+    assert.equal((await store.access.findKeyByHash(keyHash))?.revokedAt, null);
+    const revoke = await runHub(["admin", "key", "revoke", created.apiKey.keyId], target);
+    assert.equal(revoke.code, 0, revoke.stderr);
+    assert.match(revoke.stdout, /^revoked key_/);
+    const revokedAt = (await store.access.findKeyByHash(keyHash))?.revokedAt;
+    assert.ok(revokedAt, "the service's own lookup sees the revoke as soon as the CLI returns");
+    const refused = await runHub(
+      [
+        "admin",
+        "project",
+        "origins",
+        "--project",
+        "proj_000000000000000000000000",
+        "--origin",
+        "https://a.example",
+        "--json",
+      ],
+      target,
+    );
+    assert.equal(refused.code, 1);
+    assert.equal(jsonOf(refused).error.code, "project-not-found");
+  });
+
+  test("a request without the channel's token is refused and changes nothing", async () => {
+    const file = readAdminChannelFile(target.dataDir)!;
+    const before = (await access.listOrganizations({ limit: 500 })).organizations.length;
+    const { status, answer } = await sendAdminRequest(
+      { ...file, token: "not-the-token" },
+      { verb: "org.create", name: "Intruder" },
+    );
+    assert.equal(status, 401);
+    assert.equal(answer.ok, false);
+    assert.equal((await access.listOrganizations({ limit: 500 })).organizations.length, before);
+  });
+
+  test("a malformed request is refused by the channel's schema", async () => {
+    const file = readAdminChannelFile(target.dataDir)!;
+    const { status, answer } = await sendAdminRequest(file, { verb: "org.create" } as never);
+    assert.equal(status, 400);
+    assert.equal(!answer.ok && answer.error.code, "invalid-request");
+  });
+});
+
+describe("hub admin without a reachable channel (embedded database)", () => {
+  test("a channel file left by a dead process is ignored and the CLI opens the data dir itself", async () => {
+    const target = await databases.prepareDataDir("pglite");
+    try {
+      const dead = spawnSync(process.execPath, ["-e", ""]).pid!;
+      writeFileSync(adminChannelFilePath(target.dataDir), JSON.stringify({ port: 1, token: "x", pid: dead }));
+      const run = await runHub(["admin", "org", "create", "--name", "Direct", "--json"], target);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(jsonOf(run).organization.name, "Direct");
+    } finally {
+      await target.dispose();
+    }
+  });
+
+  test("a data dir held by a live service without a channel is refused, never opened twice", async () => {
+    const target = await databases.prepareDataDir("pglite");
+    const store = await openStore({ dataDir: target.dataDir });
+    try {
+      const run = await runHub(["admin", "org", "list", "--json"], target);
+      assert.equal(run.code, 1);
+      assert.equal(jsonOf(run).error.code, "database-in-use");
+    } finally {
+      await store.close();
+      await target.dispose();
+    }
+  });
+
+  test("stopping the channel removes its file", async () => {
+    const target = await databases.prepareDataDir("pglite");
+    const store = await openStore({ dataDir: target.dataDir });
+    try {
+      const channel = await startAdminChannel({
+        access: createAccessService({ store: store.access }),
+        dataDir: target.dataDir,
+        logger,
+      });
+      assert.ok(readAdminChannelFile(target.dataDir));
+      await channel.stop();
+      assert.equal(readAdminChannelFile(target.dataDir), undefined);
+    } finally {
+      await store.close();
+      await target.dispose();
+    }
+  });
+});
