@@ -10,6 +10,7 @@ import {
   decodeOutputProvenLogs,
   decodeRefundedLogs,
   devnetErc20Abi,
+  devnetUsdcAbi,
   encodeEip3009OpenForSignature,
   encodePermit2OpenForSignature,
   inputSettlerEscrowAbi,
@@ -18,11 +19,11 @@ import {
   PERMIT2_ADDRESS,
   permit2WitnessTypedData,
   receiveWithAuthorizationTypedData,
-  signAttestation,
   type StandardOrder,
+  signAttestation,
   submitAttestation,
 } from "@hub/chain";
-import { type Hex, maxUint256, parseUnits } from "viem";
+import { type Hex, maxUint256, parseSignature, parseUnits } from "viem";
 import {
   type ChainsFixture,
   crossChainOrder,
@@ -116,6 +117,7 @@ describe("devnet escrow, output settler and committee oracle", () => {
     const variants: StandardOrder[] = [
       base,
       { ...base, nonce: 7n, expires: base.expires + 1 },
+      { ...base, inputs: [] },
       {
         ...base,
         inputs: [
@@ -472,5 +474,49 @@ describe("devnet escrow, output settler and committee oracle", () => {
       }),
       /FilledTooLate/,
     );
+  });
+  it("a USDC EIP-2612 permit signed by the owner sets the allowance and cannot be replayed", async () => {
+    const owner = f.devnet.manifest.users[2]!;
+    const spender = f.origin.contracts.inputSettlerEscrow;
+    const deadline = BigInt((await f.latestTimestamp(f.origin)) + 600);
+    const signature = await walletClientFor(f.origin, owner).signTypedData({
+      domain: {
+        name: "USD Coin",
+        version: "2",
+        chainId: f.origin.chainId,
+        verifyingContract: f.origin.contracts.usdc,
+      },
+      types: {
+        Permit: [
+          { name: "owner", type: "address" },
+          { name: "spender", type: "address" },
+          { name: "value", type: "uint256" },
+          { name: "nonce", type: "uint256" },
+          { name: "deadline", type: "uint256" },
+        ],
+      },
+      primaryType: "Permit",
+      message: { owner: owner.address, spender, value: amount, nonce: 0n, deadline },
+    });
+    const { r, s, v } = parseSignature(signature);
+    const relayerWallet = walletClientFor(f.origin, f.devnet.manifest.relayer);
+    const permit = () =>
+      relayerWallet.writeContract({
+        address: f.origin.contracts.usdc,
+        abi: devnetUsdcAbi,
+        functionName: "permit",
+        args: [owner.address, spender, amount, deadline, Number(v), r, s],
+      });
+    await f.originClient.waitForTransactionReceipt({ hash: await permit() });
+    assert.equal(
+      await f.originClient.readContract({
+        address: f.origin.contracts.usdc,
+        abi: devnetUsdcAbi,
+        functionName: "allowance",
+        args: [owner.address, spender],
+      }),
+      amount,
+    );
+    await assert.rejects(permit(), /InvalidSignature/);
   });
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { type AddressInfo, createServer } from "node:net";
 import { after, afterEach, before, beforeEach, describe, it } from "node:test";
 import {
   bridgeAbi,
@@ -17,9 +18,21 @@ import { buildCatalog, startDevnetChains } from "../src/chains/index.js";
 import {
   type ChainsFixture,
   crossChainOrder,
+  publicClientFor,
   startChainsFixture,
   walletClientFor,
 } from "./chains-fixture.js";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 describe("devnet user proxy, swap router and bridge", () => {
   let f: ChainsFixture;
@@ -281,6 +294,25 @@ describe("devnet user proxy, swap router and bridge", () => {
       assert.notEqual(again.manifest.chains[0]!.rpcUrl, f.origin.rpcUrl);
     } finally {
       await again.stop();
+    }
+  });
+  it("startDevnetChains listens on the rpcPorts it is given and mines on an interval when blockTimeSeconds is set", async () => {
+    const ports = await Promise.all([freePort(), freePort()]);
+    const interval = await startDevnetChains({ rpcPorts: ports, blockTimeSeconds: 1 });
+    try {
+      assert.deepEqual(
+        interval.manifest.chains.map((chain) => chain.rpcUrl),
+        ports.map((port) => `http://127.0.0.1:${port}`),
+      );
+      const client = publicClientFor(interval.manifest.chains[0]!);
+      const start = await client.getBlockNumber();
+      const deadline = Date.now() + 5000;
+      while ((await client.getBlockNumber()) === start) {
+        assert.ok(Date.now() < deadline, "no block mined within 5 s of interval mining");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await interval.stop();
     }
   });
 });

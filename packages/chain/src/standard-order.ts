@@ -80,6 +80,7 @@ export function decodeStandardOrderInput(token: bigint): Address {
 
 /** The on-chain order id, equal to InputSettlerEscrow.orderIdentifier(order) on `chainId` at `settler`. */
 export function orderIdentifier(order: StandardOrder, chainId: number | bigint, settler: Address): Hex {
+  // abi.encodePacked(uint256[2][]) is every element as a 32-byte word, in order.
   const inputsPacked = concat(
     order.inputs.flatMap(([token, amount]) => [
       numberToHex(token, { size: 32 }),
@@ -101,7 +102,7 @@ export function orderIdentifier(order: StandardOrder, chainId: number | bigint, 
         order.expires,
         order.fillDeadline,
         order.inputOracle,
-        keccak256(order.inputs.length === 0 ? "0x" : inputsPacked),
+        keccak256(inputsPacked),
         outputsEncoded,
       ],
     ),

@@ -1,5 +1,5 @@
-import type { Catalog, CatalogChain } from "@hub/contract";
 import type { DevnetChain, DevnetManifest } from "@hub/chain";
+import type { Catalog, CatalogChain } from "@hub/contract";
 
 function erc20Key(chainId: number, address: string): string {
   return `eip155:${chainId}/erc20:${address.toLowerCase()}`;

@@ -1,6 +1,6 @@
 import { type DevnetManifest, type RunningAnvil, startAnvil } from "@hub/chain";
-import { deriveDevnetAccounts, devnetAccountCount, DEVNET_MNEMONIC } from "./devnet-accounts.js";
 import { deployDevnetChain, devnetCommitteeThreshold } from "./deploy-devnet-chain.js";
+import { DEVNET_MNEMONIC, deriveDevnetAccounts, devnetAccountCount } from "./devnet-accounts.js";
 
 export interface StartDevnetChainsOptions {
   /** One port per chain; 0 or absent picks a free port. */
