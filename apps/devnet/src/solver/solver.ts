@@ -228,6 +228,7 @@ export function createSolver(config: SolverConfig): Solver {
       throw new SolverError(422, "INSUFFICIENT_LIQUIDITY", "not enough output liquidity");
 
     const now = nowSeconds();
+    for (const [id, stale] of quotes) if (stale.validUntil < now) quotes.delete(id);
     const order: StandardOrder = {
       user: user.address,
       nonce: BigInt(`0x${randomBytes(12).toString("hex")}`),
