@@ -32,11 +32,24 @@ export const baseUnitsSchema = z
       "Amount in the asset's base units as a decimal string (no sign, no leading zeros, ≤ 2^256-1).",
   });
 
-/** A positive amount in base units (decimal string greater than zero). */
-export const positiveBaseUnitsSchema = baseUnitsSchema.refine(
-  (value) => value !== "0",
-  "must be greater than 0",
-);
+/** A positive amount in base units (decimal string greater than zero, at most 2^256-1). */
+export const positiveBaseUnitsSchema = z
+  .string()
+  .regex(
+    /^[1-9][0-9]{0,77}$/,
+    "must be a decimal string of base units greater than 0, without sign or leading zeros",
+  )
+  .refine((value) => !/^[0-9]+$/.test(value) || BigInt(value) <= UINT256_MAX, "must not exceed 2^256-1")
+  .meta({
+    id: "PositiveBaseUnits",
+    description:
+      "Amount in base units as a decimal string greater than 0 (no sign, no leading zeros, ≤ 2^256-1).",
+  });
+
+function isRealInstant(value: string): boolean {
+  const time = Date.parse(value);
+  return !Number.isNaN(time) && new Date(time).toISOString() === value;
+}
 
 /** RFC 3339 UTC timestamp with milliseconds, e.g. `2026-01-02T03:04:05.678Z`. */
 export const timestampSchema = z
@@ -45,6 +58,7 @@ export const timestampSchema = z
     /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/,
     "must be an RFC 3339 UTC timestamp with milliseconds",
   )
+  .refine(isRealInstant, "must be a real date and time")
   .meta({
     id: "Timestamp",
     description: "RFC 3339 UTC timestamp with milliseconds, e.g. `2026-01-02T03:04:05.678Z`.",
