@@ -241,6 +241,11 @@ for (const [rule, schema, value] of validRows) {
 
 const invalidRows: Array<[string, z.ZodType, unknown]> = [
   [
+    "a timestamp that is no real date (30 February)",
+    quoteWinnerSchema,
+    { ...winner, expiresAt: "2026-02-30T00:00:00.000Z" },
+  ],
+  [
     "a winner carrying both signPayload and executionTx",
     quoteWinnerSchema,
     { ...winner, signPayload: typedData },
