@@ -34,6 +34,8 @@ export interface ObservedFill {
   /** Known once the order's Open is found on a chain's escrow. */
   originChainId?: number;
   attestationTxHash?: `0x${string}`;
+  /** The last submission failure, while the fill is still waiting. */
+  lastError?: string;
 }
 
 export interface CommitteeConfig {
@@ -187,8 +189,13 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
         if (fill.state !== "waiting" || clock.nowMs() < fill.observedAtMs + delayMs) continue;
         try {
           await attest(fill);
+          delete fill.lastError;
         } catch (error) {
-          log.warn({ err: error, orderId: fill.orderId }, "attestation failed; retrying on the next tick");
+          const reason = error instanceof Error ? error.message : String(error);
+          // Retried every tick; logged once per distinct failure.
+          if (reason !== fill.lastError)
+            log.warn({ err: error, orderId: fill.orderId }, "attestation failed; retrying");
+          fill.lastError = reason;
         }
       }
     },

@@ -26,6 +26,7 @@ export interface RelayedDeposit {
   depositTxHash: `0x${string}`;
   state: RelayedDepositState;
   releaseTxHash?: `0x${string}`;
+  /** Why the deposit is unroutable, or the last release failure while it is pending. */
   reason?: string;
 }
 
@@ -156,8 +157,13 @@ export function createRelayer(config: RelayerConfig, deps: RelayerDeps): Relayer
         if (entry.state !== "pending") continue;
         try {
           await release(entry);
+          delete entry.reason;
         } catch (error) {
-          log.warn({ err: error, depositId: entry.depositId }, "release failed; retrying on the next tick");
+          const reason = error instanceof Error ? error.message : String(error);
+          // Retried every tick (liquidity may come back); logged once per distinct failure.
+          if (reason !== entry.reason)
+            log.warn({ err: error, depositId: entry.depositId }, "release failed; retrying");
+          entry.reason = reason;
         }
       }
     },
