@@ -91,7 +91,7 @@ describe("open-flow bridge lane", () => {
     assert.deepEqual(body.executionTx.approvals, [
       {
         chainId: source!.chainDomain,
-        token: source!.contracts.usdc.toLowerCase(),
+        token: source!.contracts.usdc,
         spender: source!.contracts.bridge,
         amount: "5000000",
       },

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { bridgeAbi, type DevnetManifest } from "@hub/chain";
 import type { Catalog } from "@hub/contract";
-import { encodeFunctionData, erc20Abi, keccak256, stringToBytes } from "viem";
+import { encodeFunctionData, erc20Abi, getAddress, isAddressEqual, keccak256, stringToBytes } from "viem";
 import type { Clock } from "../aggregator/clock.js";
 import { bridgeOutputAmount } from "../bridge-output-amount.js";
 import type { ChainClients } from "../create-chain-clients.js";
@@ -41,7 +41,7 @@ function parseAsset(key: string): ParsedAsset {
   const [chainDomain = "", asset = ""] = key.split("/");
   const chainId = Number(chainDomain.slice("eip155:".length));
   if (asset.startsWith("erc20:")) {
-    return { chainDomain, chainId, address: asset.slice("erc20:".length).toLowerCase() as `0x${string}` };
+    return { chainDomain, chainId, address: getAddress(asset.slice("erc20:".length).toLowerCase()) };
   }
   return { chainDomain, chainId };
 }
@@ -63,7 +63,7 @@ export function createExternalAggregator(
   function declared(asset: ParsedAsset) {
     const chain = catalog.families.evm.find((entry) => entry.chainId === asset.chainId);
     const entry = chain?.assets.find(
-      (candidate) => candidate.address !== undefined && candidate.address === asset.address,
+      (candidate) => candidate.address !== undefined && candidate.address === asset.address?.toLowerCase(),
     );
     return chain && entry ? { chain, asset: entry } : undefined;
   }
@@ -89,7 +89,7 @@ export function createExternalAggregator(
           "only declared tokens of devnet chains are bridged",
         );
       const counterpart = destinationToken(manifest, source.chainId, source.address!, destination.chainId);
-      if (counterpart === undefined || counterpart.toLowerCase() !== destination.address)
+      if (counterpart === undefined || !isAddressEqual(counterpart, destination.address!))
         throw new ExternalAggregatorError(
           400,
           "NO_ROUTE",
