@@ -1,0 +1,96 @@
+import type { Hex } from "viem";
+import type { MandateOutput, StandardOrder } from "./standard-order.js";
+
+/** Where a fact was seen: one log, identified by (chainDomain, blockNumber, logIndex). */
+export interface ChainFactLocation {
+  chainDomain: string;
+  /** Lowercase 0x hex. */
+  onchainOrderId: Hex;
+  blockNumber: number;
+  blockHash: Hex;
+  /** Unix seconds, as the chain has them. */
+  blockTimestamp: number;
+  txHash: Hex;
+  logIndex: number;
+  /** The contract that emitted the log (escrow or output settler), lowercase. */
+  settler: `0x${string}`;
+}
+
+/** A MandateOutput as JSON: uint256 as decimal strings, bytes lowercase hex. */
+export interface MandateOutputJson {
+  oracle: string;
+  settler: string;
+  chainId: string;
+  token: string;
+  amount: string;
+  recipient: string;
+  callbackData: string;
+  context: string;
+}
+
+/** A StandardOrder as JSON: uint256 as decimal strings, uint32 as numbers, addresses and bytes lowercase hex. */
+export interface StandardOrderJson {
+  user: string;
+  nonce: string;
+  originChainId: string;
+  expires: number;
+  fillDeadline: number;
+  inputOracle: string;
+  inputs: [string, string][];
+  outputs: MandateOutputJson[];
+}
+
+export interface OpenFact extends ChainFactLocation {
+  kind: "open";
+  orderUser: `0x${string}`;
+  fillDeadline: number;
+  expires: number;
+  standardOrder: StandardOrderJson;
+}
+
+export interface OutputFilledFact extends ChainFactLocation {
+  kind: "outputFilled";
+  /** bytes32, lowercase. */
+  solver: Hex;
+  fillTimestamp: number;
+  output: MandateOutputJson;
+  finalAmount: string;
+}
+
+export interface FinalisedFact extends ChainFactLocation {
+  kind: "finalised";
+  solver: Hex;
+  destination: Hex;
+}
+
+export interface RefundedFact extends ChainFactLocation {
+  kind: "refunded";
+}
+
+export type ChainOrderFact = OpenFact | OutputFilledFact | FinalisedFact | RefundedFact;
+
+export function mandateOutputToJson(output: MandateOutput): MandateOutputJson {
+  return {
+    oracle: output.oracle.toLowerCase(),
+    settler: output.settler.toLowerCase(),
+    chainId: output.chainId.toString(),
+    token: output.token.toLowerCase(),
+    amount: output.amount.toString(),
+    recipient: output.recipient.toLowerCase(),
+    callbackData: output.callbackData.toLowerCase(),
+    context: output.context.toLowerCase(),
+  };
+}
+
+export function standardOrderToJson(order: StandardOrder): StandardOrderJson {
+  return {
+    user: order.user.toLowerCase(),
+    nonce: order.nonce.toString(),
+    originChainId: order.originChainId.toString(),
+    expires: order.expires,
+    fillDeadline: order.fillDeadline,
+    inputOracle: order.inputOracle.toLowerCase(),
+    inputs: order.inputs.map(([token, amount]) => [token.toString(), amount.toString()]),
+    outputs: order.outputs.map(mandateOutputToJson),
+  };
+}
