@@ -102,6 +102,24 @@ const decidedMoves: MoveRow[] = [
     to: "SETTLED",
   },
   {
+    line: "EXPIRED + Finalised → SETTLED (the escrow paid the solver)",
+    from: "EXPIRED",
+    trigger: { kind: "settle-observed" },
+    to: "SETTLED",
+  },
+  {
+    line: "AWAITING_OPEN + Finalised → SETTLED",
+    from: "AWAITING_OPEN",
+    trigger: { kind: "settle-observed" },
+    to: "SETTLED",
+  },
+  {
+    line: "(no chain object) + Finalised → SETTLED (Open before the indexed range)",
+    from: undefined,
+    trigger: { kind: "settle-observed" },
+    to: "SETTLED",
+  },
+  {
     line: "FILLED + fill window closed stays FILLED",
     from: "FILLED",
     trigger: { kind: "fill-window-closed" },

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
 import { createTestDatabases, type SqlExecutor, type TestDatabase } from "@hub/store";
 import { pino } from "pino";
@@ -275,6 +277,77 @@ for (const { driver, skip } of databases.drivers) {
         await successor.stop();
         await dying.stop();
       } finally {
+        await fresh.dispose();
+      }
+    });
+
+    test("a reconciler process killed with SIGKILL mid-catch-up loses and duplicates nothing after a restart", {
+      skip: driver === "pglite" ? "a PGlite dir has one opener: no second process" : false,
+    }, async () => {
+      for (let i = 0; i < 2; i++) {
+        const opened = await devnet.newOrder();
+        await devnet.open(opened);
+        await devnet.fill(opened);
+      }
+      const fresh = await databases.open(driver);
+      const leaseName = "killed";
+      const child = spawn(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          fileURLToPath(new URL("./reconciler-child-process.ts", import.meta.url)),
+          JSON.stringify({
+            connectionString: process.env.DATABASE_URL,
+            schema: fresh.location,
+            chains: devnet.reconcilerChains(),
+            leaseName,
+            instanceId: "child",
+            leaseTtlMs: 1000,
+            maxBlockRange: 1,
+          }),
+        ],
+        { stdio: "ignore" },
+      );
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      try {
+        const origin = devnet.reconcilerChains()[0]!;
+        await until(
+          "the child to index a few ranges",
+          async () => {
+            const watermark = await getWatermark(fresh.sql, origin.chainDomain);
+            return watermark && watermark.lastBlock >= origin.startBlock + 3 ? watermark : undefined;
+          },
+          60_000,
+        );
+        child.kill("SIGKILL");
+        await exited;
+        const head = await devnet.originClient.getBlockNumber();
+        assert.ok(
+          ((await getWatermark(fresh.sql, origin.chainDomain))?.lastBlock ?? 0) < Number(head),
+          "killed before catching up",
+        );
+
+        const restarted = createReconciler({
+          sql: fresh.sql,
+          chains: devnet.reconcilerChains(),
+          clock,
+          logger,
+          leaseName,
+          leaseTtlMs: 1000,
+        });
+        const result = await until("the restarted reconciler to lead", async () => {
+          const tick = await restarted.tick();
+          return tick.leader ? tick : undefined;
+        });
+        assertNoChainErrors(result);
+        assert.deepEqual(await countFacts(fresh.sql), await countChainLogs(fresh.sql));
+        await restarted.stop();
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill("SIGKILL");
+          await exited;
+        }
         await fresh.dispose();
       }
     });
