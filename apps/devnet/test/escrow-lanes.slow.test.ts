@@ -18,9 +18,31 @@ import {
   getQuotes as getQuotesFrom,
   pollUntil,
   quoteRequest,
+  readOrder,
+  signedEip3009Quote,
   signPayload,
   startAggregatorDevnet,
 } from "./aggregator-devnet.js";
+
+interface StandardOrderJson {
+  user: Hex;
+  nonce: string;
+  originChainId: string;
+  expires: number;
+  fillDeadline: number;
+  inputOracle: Hex;
+  inputs: [string, string][];
+  outputs: {
+    oracle: Hex;
+    settler: Hex;
+    chainId: string;
+    token: Hex;
+    amount: string;
+    recipient: Hex;
+    callbackData: Hex;
+    context: Hex;
+  }[];
+}
 
 const permit2 = "0x000000000022D473030F116dDEE9F6B43aC78BA3";
 
@@ -294,5 +316,66 @@ describe("devnet aggregator in front of two solvers, on real chains", () => {
       assert.equal(body.message, "quote integrity verification failed");
       assert.equal(typeof body.timestamp, "number");
     }
+  });
+  // Last in the file: it moves the origin chain's clock past the order's expiry.
+  test("an order refunded on chain before the solver could claim reads refunded, and later quotes still open", async () => {
+    devnet.committee.setDelayMs(600_000);
+    try {
+      const user = devnet.manifest.users[6]!;
+      const { quote, signature } = await signedEip3009Quote(devnet, user, "beta", parseUnits("20", 6));
+      const submitted = await call(devnet.baseUrl, "POST", "/aggregator/api/v1/orders", {
+        quoteResponse: quote,
+        signature,
+      });
+      assert.equal(submitted.status, 200, submitted.text);
+      const { orderId } = submitted.body as OrderResponse;
+      const settling = await pollUntil(
+        () => readOrder(devnet, orderId),
+        (o) => o.status === "settling",
+        30_000,
+        50,
+      );
+      assert.equal(settling.status, "settling");
+
+      assert.equal(quote.order.type, "oif-3009-v0");
+      const json = (quote.order as { metadata: { standardOrder: StandardOrderJson } }).metadata.standardOrder;
+      const order: StandardOrder = {
+        ...json,
+        nonce: BigInt(json.nonce),
+        originChainId: BigInt(json.originChainId),
+        inputs: json.inputs.map(([token, amount]) => [BigInt(token), BigInt(amount)] as const),
+        outputs: json.outputs.map((o) => ({ ...o, chainId: BigInt(o.chainId), amount: BigInt(o.amount) })),
+      };
+      const origin = devnet.clients.get(devnet.origin.chainId);
+      await origin.publicClient.request({ method: "evm_increaseTime" as never, params: [700] as never });
+      await origin.publicClient.request({ method: "evm_mine" as never, params: [] as never });
+      const hash = await origin.wallet(user).writeContract({
+        address: devnet.origin.contracts.inputSettlerEscrow,
+        abi: inputSettlerEscrowAbi,
+        functionName: "refund",
+        args: [order],
+      });
+      assert.equal((await origin.publicClient.waitForTransactionReceipt({ hash })).status, "success");
+      const refunded = await pollUntil(
+        () => readOrder(devnet, orderId),
+        (o) => o.status === "refunded",
+        30_000,
+        50,
+      );
+      assert.equal(refunded.status, "refunded");
+      assert.equal((await onChainLifecycle(`0x${orderId}`)).finalised, 0);
+    } finally {
+      devnet.committee.setDelayMs(100);
+    }
+
+    const user = devnet.manifest.users[7]!;
+    const { quote, signature } = await signedEip3009Quote(devnet, user, "alpha", parseUnits("5", 6));
+    const submitted = await call(devnet.baseUrl, "POST", "/aggregator/api/v1/orders", {
+      quoteResponse: quote,
+      signature,
+    });
+    assert.equal(submitted.status, 200, submitted.text);
+    const { final } = await followToFinal((submitted.body as OrderResponse).orderId);
+    assert.equal(final.status, "finalized", JSON.stringify(final.status));
   });
 });

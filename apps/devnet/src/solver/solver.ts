@@ -148,6 +148,11 @@ export function createSolver(config: SolverConfig): Solver {
     return found;
   }
 
+  async function chainSeconds(...chains: DevnetChain[]): Promise<number> {
+    const blocks = await Promise.all(chains.map((c) => client(c.chainId).publicClient.getBlock()));
+    return Math.max(nowSeconds(), ...blocks.map((b) => Number(b.timestamp)));
+  }
+
   function kindOf(chain: DevnetChain, address: string): BridgedAssetKind | undefined {
     return bridgedAssetKinds.find((k) => chain.contracts[k].toLowerCase() === address.toLowerCase());
   }
@@ -229,12 +234,14 @@ export function createSolver(config: SolverConfig): Solver {
 
     const now = nowSeconds();
     for (const [id, stale] of quotes) if (stale.validUntil < now) quotes.delete(id);
+    // Deadlines are judged by block time, which runs ahead of the wall clock after a time travel.
+    const chainNow = await chainSeconds(origin, destination);
     const order: StandardOrder = {
       user: user.address,
       nonce: BigInt(`0x${randomBytes(12).toString("hex")}`),
       originChainId: BigInt(origin.chainId),
-      expires: now + expiresSeconds,
-      fillDeadline: now + fillDeadlineSeconds,
+      expires: chainNow + expiresSeconds,
+      fillDeadline: chainNow + fillDeadlineSeconds,
       inputOracle: origin.contracts.committeeOracle,
       inputs: [[BigInt(origin.contracts[kind]), amountIn]],
       outputs: [
@@ -543,7 +550,7 @@ export function createSolver(config: SolverConfig): Solver {
           record.openTx = opened[0].transactionHash;
           return move(record, "executing");
         }
-        if (nowSeconds() > stored.order.fillDeadline)
+        if ((await chainSeconds(stored.origin)) > stored.order.fillDeadline)
           return fail(record, "Prepare", "the order was not opened before its fill deadline");
         return false;
       }
