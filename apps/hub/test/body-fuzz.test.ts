@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import type { HubAnswer } from "@hub/contract";
-import { SUBJECT, envelopeOf, gatewayHeaders, quoteBody, startTestHub } from "./hub-fixture.js";
+import { SUBJECT, answerOf, envelopeOf, gatewayHeaders, quoteBody, startTestHub } from "./hub-fixture.js";
 
 /** A small seeded PRNG (mulberry32), so a failure can be replayed from the seed in its message. */
 function prng(seed: number) {
@@ -218,7 +218,7 @@ describe("the body decoder under random and hostile input", () => {
         ...SUBJECT,
         ...(contentType === undefined ? {} : { "content-type": contentType }),
       };
-      const answer = await hub.handle({ method, url, headers, body });
+      const answer = answerOf(await hub.handle({ method, url, headers, body }), method, url);
       check(answer, method, contentType, body, `seed ${seed} case ${i} ${method} ${url} ${contentType}`);
     }
     assert.equal(({} as Record<string, unknown>).polluted, undefined, "no prototype was polluted");
@@ -239,11 +239,15 @@ describe("the body decoder under random and hostile input", () => {
       };
       if (contentType !== undefined) headers["content-type"] = contentType;
       const response = await fetch(`http://127.0.0.1:${port}${url}`, { method, headers, body });
-      const answer: HubAnswer = {
-        statusCode: response.status,
-        headers: Object.fromEntries(response.headers),
-        body: Buffer.from(await response.arrayBuffer()),
-      };
+      const answer: HubAnswer = answerOf(
+        {
+          statusCode: response.status,
+          headers: Object.fromEntries(response.headers),
+          body: Buffer.from(await response.arrayBuffer()),
+        },
+        method,
+        url,
+      );
       check(answer, method, contentType, body, `seed ${seed} case ${i} ${method} ${url} ${contentType}`);
     }
     assert.equal(({} as Record<string, unknown>).polluted, undefined, "no prototype was polluted");

@@ -78,14 +78,31 @@ describe("answers of a hub with no provider, quote, order, chain fact or waterma
   test("the fill view for an id without facts says not filled and not settled", async () => {
     for (const id of [ORDER_ID, ORDER_ID.toUpperCase(), ORDER_ID.slice(2)]) {
       const envelope = envelopeOf(await call(hub, "GET", `/v1/onchain/${id}/fill`));
-      assert.deepEqual(envelope.data, { orderId: id, filled: false, settled: false });
+      assert.deepEqual(envelope.data, {
+        orderId: id,
+        filled: false,
+        settled: false,
+        status: null,
+        fills: [],
+        watermarks: [],
+      });
     }
   });
 
-  test("the refund view without facts says not refundable", async () => {
-    const envelope = envelopeOf(
-      await call(hub, "GET", `/v1/onchain/${ORDER_ID}/refund?chainDomain=eip155:31337`),
-    );
-    assert.deepEqual(envelope.data, { orderId: ORDER_ID, refundable: false });
+  test("the refund view without facts says not refundable: no Open was observed", async () => {
+    for (const query of ["", "?chainDomain=eip155:31337", "?chainDomain=eip155:1&other=x"]) {
+      const envelope = envelopeOf(await call(hub, "GET", `/v1/onchain/${ORDER_ID}/refund${query}`));
+      assert.deepEqual(envelope.data, { orderId: ORDER_ID, refundable: false, reason: "unknown-order" });
+    }
+  });
+
+  test("the refund route reads its query: a malformed chainDomain answers EIN0001 chainDomain", async () => {
+    for (const query of ["?chainDomain=EIP155", "?chainDomain=a&chainDomain=b"]) {
+      assertRefusal(
+        await call(hub, "GET", `/v1/onchain/${ORDER_ID}/refund${query}`),
+        "EIN0001",
+        "chainDomain",
+      );
+    }
   });
 });

@@ -7,6 +7,7 @@ import { type HubAnswer, hubHeaders } from "@hub/contract";
 import {
   GATEWAY_SECRET,
   SUBJECT,
+  answerOf,
   assertRefusal,
   call,
   envelopeOf,
@@ -182,7 +183,7 @@ describe("the hub over real HTTP", () => {
         [hubHeaders.requestId]: `parity-${name.replace(/\W+/g, "-")}`,
         ...raw.headers,
       };
-      const overHttp = await send(port, { ...raw, headers });
+      const overHttp = answerOf(await send(port, { ...raw, headers }), raw.method, raw.path);
       const inProcess = await hub.handle({
         method: raw.method,
         url: raw.path,

@@ -3,16 +3,23 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  API_PREFIX,
   type Catalog,
   type Envelope,
   type ErrorCode,
   type HubAnswer,
+  type OperationId,
   carriesMessage,
   errorCatalogue,
+  errorEnvelopeSchema,
   hubHeaders,
+  matchRoute,
+  operationContracts,
+  successEnvelopeSchema,
 } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import { pino } from "pino";
+import type { z } from "zod";
 import { type HubApp, type HubConfigInput, createHubApp } from "../src/index.js";
 
 export const GATEWAY_SECRET = "test-gateway-secret-0123456789abcdef";
@@ -109,8 +116,28 @@ export function quoteBody(extra: Record<string, unknown> = {}): Record<string, u
   };
 }
 
+const operationOfAnswer = new WeakMap<HubAnswer, OperationId>();
+
+/** The operation a method and URL name, if any (so answers can be held to that route's contract). */
+export function operationOf(method: string, url: string): OperationId | undefined {
+  const path = url.split("?")[0] ?? "";
+  if (!path.startsWith(`${API_PREFIX}/`)) return undefined;
+  try {
+    return matchRoute(method, path.slice(API_PREFIX.length))?.route.operationId as OperationId | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Remembers which route an answer came from; envelopeOf then checks it against that route's contract. */
+export function answerOf(answer: HubAnswer, method: string, url: string): HubAnswer {
+  const operationId = operationOf(method, url);
+  if (operationId) operationOfAnswer.set(answer, operationId);
+  return answer;
+}
+
 /** One call through the in-process entry. */
-export function call(
+export async function call(
   hub: HubApp,
   method: string,
   url: string,
@@ -124,10 +151,14 @@ export function call(
   } else if (options.body !== undefined) {
     body = Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body);
   }
-  return hub.handle({ method, url, headers, ...(body === undefined ? {} : { body }) });
+  const answer = await hub.handle({ method, url, headers, ...(body === undefined ? {} : { body }) });
+  return answerOf(answer, method, url);
 }
 
-/** Parses an answer and holds it to the envelope rules; returns the envelope. */
+/**
+ * Parses an answer and holds it to the envelope rules and, when the route is known, to the route's
+ * contract (its data schema on success, its list of codes on refusal); returns the envelope.
+ */
 export function envelopeOf(answer: HubAnswer, options: { perIpRefusal?: boolean } = {}): Envelope {
   assert.match(answer.headers["content-type"] ?? "", /^application\/json/);
   const requestId = answer.headers["x-request-id"];

@@ -1,3 +1,4 @@
+import { getOnchainRefundQuery } from "@hub/contract";
 import type { OperationRouter } from "../http/operation.js";
 import type { HubServices } from "../services/hub-services.js";
 
@@ -6,6 +7,7 @@ export const operationId = "getOnchainRefund";
 export function registerGetOnchainRefund(router: OperationRouter, services: HubServices): void {
   router.add({
     operationId,
-    handle: ({ params }) => services.onchain.getRefund(params.orderId as string),
+    query: getOnchainRefundQuery,
+    handle: ({ params, query }) => services.onchain.getRefund(params.orderId as string, query.chainDomain),
   });
 }

@@ -1,4 +1,4 @@
-import { listOrdersQuerySchema } from "@hub/contract";
+import { listOrdersQuery } from "@hub/contract";
 import type { OperationRouter } from "../http/operation.js";
 import type { HubServices } from "../services/hub-services.js";
 
@@ -7,7 +7,7 @@ export const operationId = "listOrders";
 export function registerListOrders(router: OperationRouter, services: HubServices): void {
   router.add({
     operationId,
-    query: listOrdersQuerySchema,
+    query: listOrdersQuery,
     handle: ({ query, organization, subject }) =>
       services.orderStatus.listOrders({
         organization: organization ?? "",

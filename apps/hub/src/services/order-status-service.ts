@@ -1,11 +1,4 @@
-import { HubError } from "@hub/contract";
-
-/** One page of an organization's openFor submissions under one subject. */
-export interface OrdersPage {
-  subject: string;
-  orders: unknown[];
-  nextCursor: string | null;
-}
+import { HubError, type OrdersList } from "@hub/contract";
 
 export interface OrderStatusService {
   getOrderStatus(orderId: string): Promise<never>;
@@ -15,7 +8,7 @@ export interface OrderStatusService {
     subject: string;
     cursor?: string;
     limit: number;
-  }): Promise<OrdersPage>;
+  }): Promise<OrdersList>;
 }
 
 /** Status reads. No order has been recorded yet, so every id is unknown (EIN0009) and every list empty. */
