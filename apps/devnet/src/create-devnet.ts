@@ -3,6 +3,7 @@ import type { Catalog } from "@hub/contract";
 import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { Logger } from "pino";
 import { randomBytes } from "node:crypto";
+import { performance } from "node:perf_hooks";
 import { createAggregator } from "./aggregator/aggregator.js";
 import { type Clock, createSystemClock } from "./aggregator/clock.js";
 import { registerAggregatorRoutes } from "./aggregator/register-aggregator-routes.js";
@@ -81,12 +82,14 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
     if (errors.length > 0) throw new AggregateError(errors, "devnet did not stop cleanly");
   }
 
+  const startedAt = performance.now();
   try {
     const chains = await startDevnetChains({
       ...(config.rpcPorts ? { rpcPorts: config.rpcPorts } : {}),
       ...(config.blockTimeSeconds !== undefined ? { blockTimeSeconds: config.blockTimeSeconds } : {}),
     });
     cleanup.push(() => chains.stop());
+    const chainsMs = Math.round(performance.now() - startedAt);
     const { manifest } = chains;
     const catalog = buildCatalog(manifest);
     const clients = createChainClients(manifest);
@@ -166,6 +169,7 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
 
     const files = await writeDevnetFiles(config.dataDir ?? ".data", manifest, catalog);
     ready = true;
+    logger.info({ url, chainsMs, readyMs: Math.round(performance.now() - startedAt) }, "devnet ready");
     return { url, manifest, catalog, files, stop: stopAll };
   } catch (error) {
     await stopAll().catch((stopError: unknown) => logger.error({ err: stopError }, "devnet cleanup failed"));
