@@ -24,7 +24,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { startDevnetChains } from "../../devnet/src/chains/index.js";
-import type { ReconcilerChainConfig } from "../src/reconciler/index.js";
+import { type ReconcilerChainConfig, reconcilerChainsFromManifest } from "../src/reconciler/index.js";
 
 function viemChain(chain: DevnetChain) {
   return defineChain({
@@ -110,15 +110,7 @@ export async function startOrderDevnet(): Promise<OrderDevnet> {
     destinationClient,
     stop: () => devnet.stop(),
     latestTimestamp,
-    reconcilerChains: () =>
-      manifest.chains.map((chain) => ({
-        chainDomain: chain.chainDomain,
-        chainId: chain.chainId,
-        rpcUrl: chain.rpcUrl,
-        inputSettlers: [chain.contracts.inputSettlerEscrow],
-        outputSettler: chain.contracts.outputSettler,
-        startBlock: chain.deployBlock,
-      })),
+    reconcilerChains: () => reconcilerChainsFromManifest(manifest),
     async newOrder(options = {}) {
       const now = await latestTimestamp(origin);
       const order: StandardOrder = {

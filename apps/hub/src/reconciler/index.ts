@@ -7,3 +7,4 @@ export * from "./get-watermark.js";
 export * from "./read-chain-facts.js";
 export * from "./reconciler-lease.js";
 export * from "./write-indexed-range.js";
+export * from "./reconciler-chains-from-manifest.js";
