@@ -36,7 +36,7 @@ function failureFrom(code: string, message: string): CliFailure {
 
 // The database driver and the services load only when a command needs them, so --help, bad
 // arguments and requests sent to the admin channel start fast.
-async function openConfiguredStore(config: CliConfig) {
+async function openConfiguredStore(config: CliConfig, purpose: "admin" | "migrate") {
   const { DirectoryInUseError, openStore } = await import("@hub/store");
   const storeConfig: StoreConfig = {
     dataDir: config.dataDir,
@@ -48,7 +48,9 @@ async function openConfiguredStore(config: CliConfig) {
     if (error instanceof DirectoryInUseError) {
       throw new CliFailure(
         "database-in-use",
-        `${error.message}, and no admin channel of it answers (${config.dataDir}/admin.json); wait until it is ready or stop it`,
+        purpose === "migrate"
+          ? `${error.message}; a running service applied the migrations when it started (stop it to run hub migrate)`
+          : `${error.message}, and no admin channel of it answers (${config.dataDir}/admin.json); wait until it is ready or stop it`,
         1,
       );
     }
@@ -61,7 +63,7 @@ async function runLocally(config: CliConfig, request: AdminRequest): Promise<Adm
     import("@hub/access"),
     import("./execute-admin-request.js"),
   ]);
-  const store = await openConfiguredStore(config);
+  const store = await openConfiguredStore(config, "admin");
   try {
     return await executeAdminRequest(createAccessService({ store: store.access }), request);
   } catch (error) {
@@ -108,7 +110,7 @@ export async function runCli(argv: readonly string[], config: CliConfig, io: Cli
     }
     json = command.json;
     if (command.kind === "migrate") {
-      const store = await openConfiguredStore(config);
+      const store = await openConfiguredStore(config, "migrate");
       await store.close();
       const { applied, current } = store.migrations;
       io.stdout(
