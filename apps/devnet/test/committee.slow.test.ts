@@ -216,10 +216,92 @@ describe("attestation committee", () => {
     assert.equal(proven.originChainId, destination!.chainId);
   });
 
+  test("a fill seen before its order is opened is attested once the Open appears", async () => {
+    const { manifest, clients } = devnet;
+    const [origin, destination] = manifest.chains;
+    const user = manifest.users[3]!;
+    await devnet.call("PUT", "/control/committee/delay", { delayMs: 0 });
+    const now = Math.floor(Date.now() / 1000);
+    const order: StandardOrder = {
+      user: user.address,
+      nonce: BigInt(`0x${randomBytes(8).toString("hex")}`),
+      originChainId: BigInt(origin!.chainId),
+      expires: now + 3600,
+      fillDeadline: now + 1800,
+      inputOracle: origin!.contracts.committeeOracle,
+      inputs: [[BigInt(origin!.contracts.usdc), 300_000n]],
+      outputs: [
+        {
+          oracle: addressToBytes32(destination!.contracts.committeeOracle),
+          settler: addressToBytes32(destination!.contracts.outputSettler),
+          chainId: BigInt(destination!.chainId),
+          token: addressToBytes32(destination!.contracts.usdc),
+          amount: 300_000n,
+          recipient: addressToBytes32(user.address),
+          callbackData: "0x",
+          context: "0x",
+        },
+      ],
+    };
+    const orderId = orderIdentifier(order, origin!.chainId, origin!.contracts.inputSettlerEscrow);
+    await approve(
+      clients,
+      destination!.chainId,
+      user,
+      destination!.contracts.usdc,
+      destination!.contracts.outputSettler,
+    );
+    await mined(
+      clients,
+      destination!.chainId,
+      await clients
+        .get(destination!.chainId)
+        .wallet(user)
+        .writeContract({
+          address: destination!.contracts.outputSettler,
+          abi: outputSettlerAbi,
+          functionName: "fill",
+          args: [orderId, order.outputs[0]!, order.fillDeadline, addressToBytes32(user.address)],
+        }),
+    );
+    const awaiting = await pollUntil("the committee to see the early fill", async () => {
+      const view = await devnet.call<{ fills: ObservedFill[] }>("GET", "/control/committee");
+      return view.body.fills.find((entry) => entry.orderId === orderId && entry.originChainId === undefined);
+    });
+    assert.equal(awaiting.state, "waiting");
+
+    await approve(
+      clients,
+      origin!.chainId,
+      user,
+      origin!.contracts.usdc,
+      origin!.contracts.inputSettlerEscrow,
+    );
+    await mined(
+      clients,
+      origin!.chainId,
+      await clients
+        .get(origin!.chainId)
+        .wallet(user)
+        .writeContract({
+          address: origin!.contracts.inputSettlerEscrow,
+          abi: inputSettlerEscrowAbi,
+          functionName: "open",
+          args: [order],
+        }),
+    );
+    const proven = await pollUntil("the attestation after the Open", async () => {
+      const view = await devnet.call<{ fills: ObservedFill[] }>("GET", "/control/committee");
+      const entry = view.body.fills.find((candidate) => candidate.orderId === orderId);
+      return entry?.state === "proven" ? entry : undefined;
+    });
+    assert.equal(proven.originChainId, origin!.chainId);
+  });
+
   test("a committee restarted over the same chains rescans and submits no attestation the oracle already holds", async () => {
     const before = await devnet.call<{ fills: ObservedFill[] }>("GET", "/control/committee");
     const proven = before.body.fills.filter((fill) => fill.state === "proven");
-    assert.ok(proven.length >= 2, "the earlier tests left proven fills");
+    assert.ok(proven.length >= 3, "the earlier tests left proven fills");
     const restarted = createCommittee(
       { manifest: devnet.manifest, delayMs: 0, pollIntervalMs: 25 },
       { clients: devnet.clients, clock: createSystemClock(), logger: pino({ level: "silent" }) },

@@ -214,6 +214,39 @@ describe("open-flow bridge lane", () => {
     assert.equal(after - before, BigInt(body.amountOut));
   });
 
+  test("a deposit naming a chain the devnet does not have is never released and reads as unroutable", async () => {
+    const source = devnet.manifest.chains[0]!;
+    const user = devnet.manifest.users[5]!;
+    await approve(
+      devnet.clients,
+      source.chainId,
+      user,
+      source.contracts.usdc,
+      source.contracts.bridge,
+      1000n,
+    );
+    const receipt = await mined(
+      devnet.clients,
+      source.chainId,
+      await devnet.clients
+        .get(source.chainId)
+        .wallet(user)
+        .writeContract({
+          address: source.contracts.bridge,
+          abi: bridgeAbi,
+          functionName: "deposit",
+          args: [source.contracts.usdc, 1000n, 999n, user.address, `0x${"00".repeat(32)}`],
+        }),
+    );
+    const depositId = decodeDepositedLogs(receipt.logs)[0]!.args.depositId;
+    const entry = await pollUntil("the relayer to classify the deposit", async () => {
+      const view = await devnet.call<{ deposits: RelayedDeposit[] }>("GET", "/control/relayer");
+      return view.body.deposits.find((candidate) => candidate.depositId === depositId);
+    });
+    assert.equal(entry.state, "unroutable");
+    assert.match(entry.reason ?? "", /999/);
+  });
+
   test("a relayer restarted over the same chains rescans and never releases a deposit twice", async () => {
     const user = devnet.manifest.users[4]!;
     const body = await quote(user, user, 750_000n);
