@@ -1,0 +1,5 @@
+export * from "./interop-address.js";
+export * from "./oif-aggregator-client.js";
+export * from "./oif-order-response.js";
+export * from "./oif-quote-request.js";
+export * from "./providers-config.js";

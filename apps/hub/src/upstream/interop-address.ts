@@ -1,0 +1,35 @@
+/** An EVM account on one chain: the decoded form of an ERC-7930 interop address. */
+export interface InteropAddress {
+  chainId: number;
+  /** Lowercase 0x hex, 20 bytes. */
+  address: `0x${string}`;
+}
+
+/** ERC-7930 hex: version 0x0001, chain type 0x0000 (eip155), minimal big-endian chain reference, 20-byte address. */
+export function encodeInteropAddress(chainId: number, address: string): `0x${string}` {
+  if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`bad chain id ${chainId}`);
+  const addr = address.toLowerCase().replace(/^0x/, "");
+  if (!/^[0-9a-f]{40}$/.test(addr)) throw new Error(`bad EVM address ${address}`);
+  let reference = chainId.toString(16);
+  if (reference.length % 2) reference = `0${reference}`;
+  const referenceLength = (reference.length / 2).toString(16).padStart(2, "0");
+  return `0x00010000${referenceLength}${reference}14${addr}`;
+}
+
+/** Decodes ERC-7930 hex (any case); undefined when it is not an eip155 address in that layout. */
+export function decodeInteropAddress(value: unknown): InteropAddress | undefined {
+  if (typeof value !== "string") return undefined;
+  const match = /^0x00010000([0-9a-f]{2})([0-9a-f]*)$/.exec(value.toLowerCase());
+  if (!match) return undefined;
+  const referenceLength = Number.parseInt(match[1]!, 16);
+  const rest = match[2]!;
+  if (referenceLength < 1 || referenceLength > 8) return undefined;
+  const reference = rest.slice(0, referenceLength * 2);
+  if (reference.startsWith("00")) return undefined;
+  if (rest.slice(referenceLength * 2, referenceLength * 2 + 2) !== "14") return undefined;
+  const address = rest.slice(referenceLength * 2 + 2);
+  if (address.length !== 40) return undefined;
+  const chainId = Number.parseInt(reference, 16);
+  if (!Number.isSafeInteger(chainId) || chainId <= 0) return undefined;
+  return { chainId, address: `0x${address}` };
+}
