@@ -38,6 +38,9 @@ const DROPPED_HUB_HEADERS = new Set([
   "proxy-connection",
 ]);
 
+const TIMED_OUT: unique symbol = Symbol("timed out");
+type TimedOut = typeof TIMED_OUT;
+
 interface Pool {
   readonly key: string;
   readonly rule: BucketRule;
@@ -147,20 +150,35 @@ export function createApiCallHandler(
     const contentType = request.headers[hubHeaders.contentType];
     if (contentType !== undefined) headers[hubHeaders.contentType] = contentType;
 
-    // Only the gateway's own timeout ends the hub call: a client that disconnects does not cancel a submission.
+    // Only the gateway's own timeout ends the hub call: a client that disconnects does not cancel a
+    // submission. The timer both aborts the call (the hub cancels) and ends the wait, so a hub or a
+    // transport that ignores the signal still answers EPX0052 on time.
     const controller = new AbortController();
     const timeoutMs = route.timeoutClass === "quote" ? config.quoteTimeoutMs : config.timeoutMs;
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let timedOut: (value: TimedOut) => void = () => {};
+    const deadline = new Promise<TimedOut>((resolve) => {
+      timedOut = resolve;
+    });
+    const timer = setTimeout(() => {
+      controller.abort();
+      timedOut(TIMED_OUT);
+    }, timeoutMs);
     call.reachedHub = true;
     let answer: HubAnswer;
     try {
-      answer = await transport.send({
+      const sent = transport.send({
         method: request.method,
         url: target.url,
         headers,
         body: target.body,
         signal: controller.signal,
       });
+      const first = await Promise.race([sent, deadline]);
+      if (first === TIMED_OUT) {
+        sent.catch(() => {});
+        throw new HubTransportError("timeout", "the gateway's timeout fired");
+      }
+      answer = first;
     } catch (error) {
       const kind = controller.signal.aborted
         ? "timeout"

@@ -7,35 +7,19 @@ export interface InProcessHub {
 }
 
 /**
- * The default transport when gateway and hub share a process. The call's signal is handed to the hub
- * (which cancels its work) and also ends the wait here, so a hub that ignores it still times out.
+ * The default transport when gateway and hub share a process. The call's signal is handed to the hub,
+ * which cancels its work; the gateway's own timeout answers EPX0052 even if a hub ignored it.
  */
 export function createInProcessHubTransport(hub: InProcessHub): HubTransport {
   return {
-    send(call) {
-      return new Promise<HubAnswer>((resolve, reject) => {
-        const { signal } = call;
-        if (signal?.aborted) {
-          reject(new HubTransportError("timeout", "the gateway's timeout fired before the call"));
-          return;
-        }
-        const onAbort = () => reject(new HubTransportError("timeout", "the gateway's timeout fired"));
-        signal?.addEventListener("abort", onAbort, { once: true });
-        hub.handle(call).then(
-          (answer) => {
-            signal?.removeEventListener("abort", onAbort);
-            resolve(answer);
-          },
-          (error: unknown) => {
-            signal?.removeEventListener("abort", onAbort);
-            reject(
-              signal?.aborted
-                ? new HubTransportError("timeout", "the gateway's timeout fired", { cause: error })
-                : new HubTransportError("failing", "the hub threw instead of answering", { cause: error }),
-            );
-          },
-        );
-      });
+    async send(call) {
+      try {
+        return await hub.handle(call);
+      } catch (error) {
+        throw call.signal?.aborted
+          ? new HubTransportError("timeout", "the gateway's timeout fired", { cause: error })
+          : new HubTransportError("failing", "the hub threw instead of answering", { cause: error });
+      }
     },
     // The hub belongs to whoever created it; this transport holds nothing of its own to release.
     async close() {},

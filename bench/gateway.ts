@@ -1,0 +1,220 @@
+// Gateway benchmark: requests/s and p50/p99 of GET /v1/catalog through the gateway (in-process hub,
+// the default), straight to the hub's own HTTP listener, and from a bare node:http server answering the
+// same bytes; then p99 through the gateway at half the bare server's throughput. The load generator
+// (autocannon) runs in its own process on loopback. `npm run bench -- gateway`, or standalone:
+// `node --import tsx bench/gateway.ts`.
+import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { cpus, loadavg } from "node:os";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { generateApiKey, type HubTransport, hashApiKey } from "@hub/contract";
+import { createMemoryCounters } from "@hub/counters";
+import {
+  createCredentialResolver,
+  createGatewayApp,
+  createHttpHubTransport,
+  createInProcessHubTransport,
+} from "@hub/gateway-app";
+import { createHubApp } from "@hub/hub-app";
+import { pino } from "pino";
+import { benchCatalog } from "./gateway-catalog.js";
+
+const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
+const ORG = "org_bench";
+const loadScript = fileURLToPath(new URL("./gateway-load.ts", import.meta.url));
+
+interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  requests: number;
+  warmupRequests: number;
+  /** Server CPU time (user + system) per request, warm-up included: the cost under any contention. */
+  serverCpuMicrosPerRequest?: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+interface LoadSettings {
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+function load(
+  url: string,
+  headers: Record<string, string>,
+  settings: LoadSettings,
+  overallRate?: number,
+): Promise<LoadResult> {
+  const cpuBefore = process.cpuUsage();
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", loadScript, JSON.stringify({ url, headers, ...settings, overallRate })],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code !== 0) reject(new Error(`load generator exited with ${code}`));
+      else {
+        const result = JSON.parse(out.trim().split("\n").pop() as string) as LoadResult;
+        const cpu = process.cpuUsage(cpuBefore);
+        const served = result.requests + result.warmupRequests;
+        result.serverCpuMicrosPerRequest = Math.round((cpu.user + cpu.system) / Math.max(1, served));
+        resolve(result);
+      }
+    });
+  });
+}
+
+async function listenOn(server: {
+  listen(port: number, host: string, cb: () => void): unknown;
+  address(): unknown;
+}) {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/** Runs the whole benchmark and returns its figures. */
+export async function run(options: Partial<LoadSettings> = {}): Promise<object> {
+  const settings: LoadSettings = {
+    connections: options.connections ?? 16,
+    durationSeconds: options.durationSeconds ?? 10,
+    warmupSeconds: options.warmupSeconds ?? 3,
+  };
+  const loadBefore = loadavg()[0];
+  const quiet = pino({ level: "silent" });
+  // The gateway logs as in production: one info line per call, here to /dev/null.
+  const accessLog = pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false }));
+
+  const hub = createHubApp({
+    config: { gatewayCredential: HUB_SECRET, perIpBucket: { ratePerSecond: 1e9, burst: 1e9 } },
+    catalog: benchCatalog(),
+    counters: createMemoryCounters(),
+    logger: quiet,
+    replicaId: "r1",
+  });
+  await hub.app.listen({ port: 0, host: "127.0.0.1" });
+  const hubUrl = `http://127.0.0.1:${(hub.app.server.address() as AddressInfo).port}`;
+
+  const key = generateApiKey();
+  const keyHash = hashApiKey(key);
+  const store = {
+    async findKeyByHash(hash: string) {
+      return hash === keyHash
+        ? { keyId: "key_bench", orgId: ORG, expiresAt: null, revokedAt: null }
+        : undefined;
+    },
+    async findProjectByPublicId() {
+      return undefined;
+    },
+    async markKeysUsed() {},
+  };
+
+  async function startGateway(transport: HubTransport) {
+    const credentials = createCredentialResolver({}, { store, logger: quiet });
+    const app = createGatewayApp({
+      config: { hubCredential: HUB_SECRET, organizationPool: { ratePerSecond: 1e9, burst: 1e9 } },
+      credentials,
+      counters: createMemoryCounters(),
+      transport,
+      logger: accessLog,
+    });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    return {
+      url,
+      async close() {
+        await app.close();
+        await credentials.close();
+        await transport.close();
+      },
+    };
+  }
+
+  // The bare server answers the bytes the hub answers for the catalog, with the same headers.
+  const sample = await hub.handle({
+    method: "GET",
+    url: "/v1/catalog",
+    headers: { "x-gateway-credential": HUB_SECRET, "x-service-org": ORG, "x-request-id": "bench" },
+  });
+  const bare = createServer((_request, response) => {
+    response.writeHead(200, {
+      "content-type": sample.headers["content-type"] as string,
+      "x-request-id": "bench",
+    });
+    response.end(sample.body);
+  });
+  const barePort = await listenOn(bare);
+
+  const results: Record<string, unknown> = {};
+  try {
+    const bareResult = await load(`http://127.0.0.1:${barePort}/v1/catalog`, {}, settings);
+    results.bareNodeHttp = bareResult;
+    results.hubDirect = await load(
+      `${hubUrl}/v1/catalog`,
+      { "x-gateway-credential": HUB_SECRET, "x-service-org": ORG },
+      settings,
+    );
+
+    const inProcess = await startGateway(createInProcessHubTransport(hub));
+    try {
+      const gatewayResult = await load(`${inProcess.url}/v1/catalog`, { "x-api-key": key }, settings);
+      results.gatewayInProcess = gatewayResult;
+      const halfRate = Math.round(bareResult.requestsPerSecond / 2);
+      const half = await load(`${inProcess.url}/v1/catalog`, { "x-api-key": key }, settings, halfRate);
+      results.gatewayAtHalfBareRate = { targetRate: halfRate, ...half };
+      results.verdict = {
+        throughputRatio: Number((gatewayResult.requestsPerSecond / bareResult.requestsPerSecond).toFixed(3)),
+        throughputTarget: 0.5,
+        // The same ratio from CPU time per request: what one core would give each, whatever else runs.
+        cpuThroughputRatio: Number(
+          (
+            (bareResult.serverCpuMicrosPerRequest ?? 0) /
+            Math.max(1, gatewayResult.serverCpuMicrosPerRequest ?? 1)
+          ).toFixed(3),
+        ),
+        p99AtHalfLoadMs: half.p99Ms,
+        p99TargetMs: 5,
+        halfRateHeld: half.requestsPerSecond >= halfRate * 0.95,
+        met:
+          gatewayResult.requestsPerSecond >= bareResult.requestsPerSecond * 0.5 &&
+          half.p99Ms < 5 &&
+          half.requestsPerSecond >= halfRate * 0.95,
+      };
+    } finally {
+      await inProcess.close();
+    }
+
+    const overHttp = await startGateway(createHttpHubTransport({ url: hubUrl, connections: 32 }));
+    try {
+      results.gatewayHttpTransport = await load(`${overHttp.url}/v1/catalog`, { "x-api-key": key }, settings);
+    } finally {
+      await overHttp.close();
+    }
+  } finally {
+    await new Promise<void>((resolve) => bare.close(() => resolve()));
+    await hub.close();
+  }
+  return {
+    route: "GET /v1/catalog",
+    catalogBytes: sample.body.length,
+    machine: { cpus: cpus().length, loadAverage1mBefore: loadBefore, loadAverage1mAfter: loadavg()[0] },
+    settings: { ...settings, generator: "autocannon 9.0.0 in a separate process, loopback" },
+    ...results,
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(JSON.stringify(await run(), null, 2));
+  process.exit(0);
+}
