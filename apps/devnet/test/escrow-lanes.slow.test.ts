@@ -379,3 +379,124 @@ describe("devnet aggregator in front of two solvers, on real chains", () => {
     assert.equal(final.status, "finalized", JSON.stringify(final.status));
   });
 });
+
+describe("solver HTTP API and its refusals", () => {
+  const solverQuote = (body: unknown) => call(devnet.baseUrl, "POST", "/solvers/alpha/api/v1/quotes", body);
+
+  test("a solver refuses same-chain, mixed-asset and unsupported-settlement requests with 422", async () => {
+    const user = devnet.manifest.users[4]!;
+    const request = quoteRequest(devnet, user, "usdc", parseUnits("1", 6));
+    const sameChain = structuredClone(request);
+    sameChain.intent.outputs[0]!.asset = request.intent.inputs[0]!.asset;
+    const mixed = structuredClone(request);
+    mixed.intent.outputs[0]!.asset = quoteRequest(devnet, user, "token", 1n).intent.outputs[0]!.asset;
+    const only3009 = quoteRequest(devnet, user, "usdc", parseUnits("1", 6), {
+      supportedTypes: ["oif-escrow-v0"],
+      schemes: ["eip3009"],
+    });
+    for (const [body, code] of [
+      [sameChain, "UNSUPPORTED_ASSET"],
+      [mixed, "UNSUPPORTED_ASSET"],
+      [only3009, "UNSUPPORTED_SETTLEMENT"],
+    ] as const) {
+      const answer = await solverQuote(body);
+      assert.equal(answer.status, 422, answer.text);
+      assert.equal((answer.body as { error: string }).error, code);
+    }
+  });
+
+  test("a token without EIP-3009 is quoted on Permit2 even when the request offers eip3009", async () => {
+    const user = devnet.manifest.users[4]!;
+    const answer = await solverQuote(
+      quoteRequest(devnet, user, "token", parseEther("1"), {
+        supportedTypes: ["oif-3009-v0", "oif-escrow-v0"],
+        schemes: ["eip3009"],
+      }),
+    );
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal((answer.body as QuotesResponse).quotes[0]!.order.type, "oif-escrow-v0");
+  });
+
+  test("a signed order that would not open (no Permit2 approval, or a foreign signature) is refused 422 SOLVER_REJECTED and nothing opens", async () => {
+    const user = devnet.manifest.users[4]!;
+    const stranger = devnet.manifest.users[5]!;
+    const quotes = await getQuotes(quoteRequest(devnet, user, "usdc", parseUnits("2", 6)));
+    const opens = () =>
+      devnet.clients.get(devnet.origin.chainId).publicClient.getContractEvents({
+        address: devnet.origin.contracts.inputSettlerEscrow,
+        abi: inputSettlerEscrowAbi,
+        eventName: "Open",
+        fromBlock: 0n,
+      });
+    const opensBefore = (await opens()).length;
+    for (const [quote, signer] of [
+      [quotes.quotes[0]!, user],
+      [quotes.quotes[1]!, stranger],
+    ] as const) {
+      const signature = await signPayload(signer, quote);
+      const answer = await call(devnet.baseUrl, "POST", "/aggregator/api/v1/orders", {
+        quoteResponse: quote,
+        signature,
+      });
+      assert.equal(answer.status, 422, answer.text);
+      const body = answer.body as { error: string; message: string };
+      assert.equal(body.error, "SOLVER_REJECTED");
+      assert.match(body.message, /openFor would revert/);
+    }
+    assert.equal((await opens()).length, opensBefore);
+  });
+
+  test("re-posting a signed order returns the same order id and opens it once", async () => {
+    const user = devnet.manifest.users[7]!;
+    const { quote, signature } = await signedEip3009Quote(devnet, user, "beta", parseUnits("4", 6));
+    const first = await call(devnet.baseUrl, "POST", "/aggregator/api/v1/orders", {
+      quoteResponse: quote,
+      signature,
+    });
+    const second = await call(devnet.baseUrl, "POST", "/aggregator/api/v1/orders", {
+      quoteResponse: quote,
+      signature,
+    });
+    assert.equal(first.status, 200, first.text);
+    assert.equal(second.status, 200, second.text);
+    const orderId = (first.body as OrderResponse).orderId;
+    assert.equal((second.body as OrderResponse).orderId, orderId);
+    const { final } = await followToFinal(orderId);
+    assert.equal(final.status, "finalized");
+    assert.deepEqual(await onChainLifecycle(`0x${orderId}`), { opens: 1, fills: 1, finalised: 1 });
+  });
+
+  test("solvers list their assets as interop addresses, and the aggregator lists both solvers with them", async () => {
+    const assets = await call(devnet.baseUrl, "GET", "/solvers/beta/api/v1/assets");
+    assert.equal(assets.status, 200);
+    const networks = (
+      assets.body as {
+        networks: Record<string, { chain_id: number; assets: { address: string; symbol: string }[] }>;
+      }
+    ).networks;
+    assert.deepEqual(Object.keys(networks).sort(), [
+      String(devnet.origin.chainId),
+      String(devnet.destination.chainId),
+    ]);
+    for (const network of Object.values(networks)) {
+      assert.deepEqual(network.assets.map((a) => a.symbol).sort(), ["TKN", "USDC", "WETH"].sort());
+      for (const asset of network.assets) assert.match(asset.address, /^0x00010000/);
+    }
+    const unknown = await call(devnet.baseUrl, "GET", `/solvers/beta/api/v1/orders/0x${"cd".repeat(32)}`);
+    assert.equal(unknown.status, 400);
+    assert.equal((unknown.body as { error: string }).error, "ORDER_NOT_FOUND");
+    const solvers = await call(devnet.baseUrl, "GET", "/aggregator/api/v1/solvers");
+    const list = solvers.body as {
+      solvers: { solverId: string; supportedAssets: { assets: unknown[] } }[];
+      totalSolvers: number;
+    };
+    assert.equal(list.totalSolvers, 2);
+    assert.deepEqual(
+      list.solvers.map((s) => [s.solverId, s.supportedAssets.assets.length]),
+      [
+        ["alpha", 6],
+        ["beta", 6],
+      ],
+    );
+  });
+});
