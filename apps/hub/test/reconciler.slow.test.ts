@@ -16,7 +16,7 @@ import {
   type ReconcilerDeps,
   type TickResult,
 } from "../src/reconciler/index.js";
-import { type OrderDevnet, startOrderDevnet } from "./reconciler-devnet.js";
+import { type OrderDevnet, rpc, startOrderDevnet } from "./reconciler-devnet.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 const logger = pino({ level: "silent" });
@@ -348,6 +348,60 @@ for (const { driver, skip } of databases.drivers) {
           child.kill("SIGKILL");
           await exited;
         }
+        await fresh.dispose();
+      }
+    });
+
+    test("with confirmations N, a block is indexed only once N blocks sit on top of it", async () => {
+      const fresh = await databases.open(driver);
+      const r = createReconciler({
+        sql: fresh.sql,
+        chains: devnet.reconcilerChains(),
+        clock,
+        logger,
+        leaseName: "confirmations",
+        confirmations: 2,
+      });
+      try {
+        const opened = await devnet.newOrder();
+        await devnet.open(opened);
+        const openBlock = Number(await devnet.originClient.getBlockNumber());
+        assertNoChainErrors(await r.tick());
+        assert.equal((await getWatermark(fresh.sql, devnet.origin.chainDomain))?.lastBlock, openBlock - 2);
+        assert.equal(await getChainFacts(fresh.sql, opened.orderId), undefined);
+        await rpc(devnet.origin.rpcUrl, "anvil_mine", ["0x2"]);
+        assertNoChainErrors(await r.tick());
+        assert.equal((await getChainFacts(fresh.sql, opened.orderId))?.status, "OPEN");
+      } finally {
+        await r.stop();
+        await fresh.dispose();
+      }
+    });
+
+    test("when a block under the watermark changes (a reorg deeper than confirmations), the chain is not indexed and the error is reported", async () => {
+      const fresh = await databases.open(driver);
+      const r = createReconciler({
+        sql: fresh.sql,
+        chains: devnet.reconcilerChains(),
+        clock,
+        logger,
+        leaseName: "reorg",
+      });
+      const snapshot = (await rpc(devnet.origin.rpcUrl, "evm_snapshot")) as string;
+      try {
+        const opened = await devnet.newOrder();
+        await devnet.open(opened);
+        assertNoChainErrors(await r.tick());
+        const indexed = await getWatermark(fresh.sql, devnet.origin.chainDomain);
+        await rpc(devnet.origin.rpcUrl, "evm_revert", [snapshot]);
+        await rpc(devnet.origin.rpcUrl, "evm_increaseTime", [5]);
+        await rpc(devnet.origin.rpcUrl, "anvil_mine", ["0x4"]);
+        const result = await r.tick();
+        const origin = result.chains.find((chain) => chain.chainDomain === devnet.origin.chainDomain);
+        assert.match(origin?.error ?? "", /history changed below the watermark/);
+        assert.deepEqual(await getWatermark(fresh.sql, devnet.origin.chainDomain), indexed);
+      } finally {
+        await r.stop();
         await fresh.dispose();
       }
     });
