@@ -149,6 +149,13 @@ describe("per-solver fault knobs, observed through the aggregator and on chain",
     assert.equal(answer.status, 429, answer.text);
     assert.equal((answer.body as { error: string }).error, "RATE_LIMITED");
     assert.equal(answer.headers["retry-after"], "1");
+    await call(devnet.baseUrl, "DELETE", "/control/solvers/alpha/faults");
+    const unknown = await call(
+      devnet.baseUrl,
+      "GET",
+      `/solvers/alpha/api/v1/orders/${String(quote.order.payload.message.nonce)}`,
+    );
+    assert.equal(unknown.status, 400, "the refused submission left no order at the solver");
   });
 
   test("latencyMs: answers are delayed, and a solver slower than the per-solver timeout times out of the round", async () => {

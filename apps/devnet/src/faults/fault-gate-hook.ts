@@ -10,9 +10,10 @@ export interface GateKnobs {
   rateLimited?: boolean;
 }
 
-function resetConnection(request: FastifyRequest, reply: FastifyReply): void {
+function resetConnection(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   reply.hijack();
   request.raw.socket.destroy();
+  return reply;
 }
 
 /**
@@ -20,7 +21,7 @@ function resetConnection(request: FastifyRequest, reply: FastifyReply): void {
  * `down` resets the connection so the caller sees a transport failure, as with a dead upstream.
  */
 export function faultGateHook(faults: FaultKnobs, read: () => GateKnobs) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     if (read().down) return resetConnection(request, reply);
     if (read().hang) {
       const outcome = await faults.hold(() => read().hang === true);
@@ -29,10 +30,11 @@ export function faultGateHook(faults: FaultKnobs, read: () => GateKnobs) {
     const latencyMs = read().latencyMs ?? 0;
     if (latencyMs > 0) await delay(latencyMs);
     if (read().rateLimited) {
-      await reply
+      return reply
         .code(429)
         .header("retry-after", "1")
         .send({ error: "RATE_LIMITED", message: "too many requests", retryAfter: 1 });
     }
+    return undefined;
   };
 }
