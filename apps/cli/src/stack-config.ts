@@ -39,6 +39,20 @@ export const stackConfigSchema = z.object({
     .string()
     .optional()
     .describe("Catalog file; defaults to the devnet's when the devnet runs."),
+  HUB_PROVIDERS_FILE: z
+    .string()
+    .optional()
+    .describe(
+      "JSON list of upstream providers; defaults to the devnet's OIF aggregator when the devnet runs.",
+    ),
+  HUB_CHAIN_RPC_URLS: z
+    .string()
+    .regex(/^[^=,]+=[^,]+(,[^=,]+=[^,]+)*$/, "comma-separated chainDomain=url pairs")
+    .transform((value) =>
+      Object.fromEntries(value.split(",").map((pair) => pair.split("=", 2) as [string, string])),
+    )
+    .optional()
+    .describe("JSON-RPC URL per catalog chain (chainDomain=url,...); defaults to the devnet's chains."),
   HUB_REPLICA_ID: z
     .string()
     .regex(/^[a-z0-9]{1,16}$/)
