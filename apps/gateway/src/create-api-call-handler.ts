@@ -23,8 +23,6 @@ import { parseCredential } from "./parse-credential.js";
 import { readBody } from "./read-body.js";
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
-/** The hub's per-IP limiter reads the caller's address from this header, trusted only with the gateway's credential. */
-const CLIENT_ADDRESS_HEADER = "x-forwarded-for";
 /** Hop-by-hop and framing headers of a hub answer; the gateway's own server sets its own. */
 const DROPPED_HUB_HEADERS = new Set([
   "connection",
@@ -142,7 +140,8 @@ export function createApiCallHandler(
       [hubHeaders.userAgent]: config.userAgent,
       [hubHeaders.acceptLanguage]: "en",
       [hubHeaders.gatewayCredential]: config.hubCredential,
-      [CLIENT_ADDRESS_HEADER]: request.ip,
+      // The hub's per-IP limiter keys on the caller's address as the gateway saw it.
+      [hubHeaders.clientAddress]: request.ip,
     };
     if (target.orgId !== undefined) headers[hubHeaders.organization] = target.orgId;
     const subject = request.headers[hubHeaders.subject];

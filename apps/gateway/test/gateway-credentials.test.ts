@@ -250,4 +250,27 @@ describe("gateway credential cache and key usage", () => {
       await gw.close();
     }
   });
+
+  test("counters that cannot answer (Redis down) are EPX0053 and the call never reaches the hub", async () => {
+    const failing = {
+      take: async () => {
+        throw new Error("Connection is closed.");
+      },
+      hit: async () => {
+        throw new Error("Connection is closed.");
+      },
+      peek: async () => {
+        throw new Error("Connection is closed.");
+      },
+    };
+    const gw = await startGateway({ counters: failing });
+    try {
+      const { key } = gw.access.addKey("org_e");
+      const answer = await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } });
+      assertRefusal(answer, "EPX0053", 503);
+      assert.equal(gw.hub.calls.length, 0);
+    } finally {
+      await gw.close();
+    }
+  });
 });
