@@ -36,7 +36,7 @@ export interface DevnetConfig {
   bridgeFeeBps?: number;
   /** How often the committee, the relayer and the solvers read the chains; 100 ms by default. */
   pollIntervalMs?: number;
-  /** The solvers behind the OIF aggregator, at least two; `alpha` (30 bps) and `beta` (50 bps) by default. */
+  /** The solvers behind the OIF aggregator, one per funded solver key; `alpha` (30 bps) and `beta` (50 bps) by default. */
   solvers?: DevnetSolverConfig[];
   clock?: Clock;
 }
@@ -105,9 +105,9 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
     cleanup.push(() => relayer.stop());
 
     const solverConfigs = config.solvers ?? defaultSolvers;
-    if (solverConfigs.length > manifest.solvers.length)
+    if (solverConfigs.length === 0 || solverConfigs.length > manifest.solvers.length)
       throw new Error(
-        `${solverConfigs.length} solvers asked for, the manifest funds ${manifest.solvers.length}`,
+        `${solverConfigs.length} solvers asked for, the manifest funds 1 to ${manifest.solvers.length}`,
       );
     const faults = createFaultKnobs({ solverIds: solverConfigs.map((solver) => solver.id) });
     const solvers: Solver[] = solverConfigs.map((solver, index) =>
