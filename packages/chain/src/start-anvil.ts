@@ -11,6 +11,8 @@ export interface StartAnvilOptions {
   /** Number of funded mnemonic accounts (anvil's default is 10). */
   accounts?: number;
   mnemonic?: string;
+  /** Block gas limit (anvil's default is 30,000,000). */
+  blockGasLimit?: bigint;
   /** How long to wait for the node to answer. */
   readyTimeoutMs?: number;
 }
@@ -54,6 +56,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<RunningAnv
   if (options.blockTime !== undefined) args.push("--block-time", String(options.blockTime));
   if (options.accounts !== undefined) args.push("--accounts", String(options.accounts));
   if (options.mnemonic !== undefined) args.push("--mnemonic", options.mnemonic);
+  if (options.blockGasLimit !== undefined) args.push("--gas-limit", options.blockGasLimit.toString());
   const child = spawn(anvilBinaryPath(), args, { stdio: ["ignore", "pipe", "pipe"] });
   const killOnExit = () => child.kill("SIGKILL");
   process.once("exit", killOnExit);

@@ -22,10 +22,10 @@ import {
   type Hex,
   http,
   maxUint256,
+  numberToHex,
   parseEther,
   parseUnits,
 } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import type { DevnetAccounts } from "./devnet-accounts.js";
 import { jsonRpcBatch } from "./json-rpc-batch.js";
 
@@ -203,10 +203,12 @@ export async function deployDevnetChain(params: {
     );
   }
   await installPermit2(createTestClient({ mode: "anvil", transport: http(rpcUrl) }));
+  await jsonRpcBatch(rpcUrl, [{ method: "evm_setAutomine", params: [false] }]);
   const nonces = new Map<Address, number>();
   const deployReceipts = await sendAll(rpcUrl, chainId, deploys, nonces);
   // Funding calls go to the contracts just deployed: a call to a not-yet-deployed address would succeed silently.
   await sendAll(rpcUrl, chainId, funding, nonces);
+  await jsonRpcBatch(rpcUrl, [{ method: "evm_setAutomine", params: [true] }]);
   const codes = (await jsonRpcBatch(
     rpcUrl,
     [...Object.values(contracts)].map((address) => ({ method: "eth_getCode", params: [address, "latest"] })),
@@ -235,31 +237,33 @@ async function sendAll(
   transactions: PlannedTransaction[],
   nonces: Map<Address, number>,
 ): Promise<Receipt[]> {
-  const signed = await Promise.all(
+  // anvil holds the devnet mnemonic's keys, so it signs: no secp256k1 work in this process.
+  const hashes = (await jsonRpcBatch(
+    rpcUrl,
     transactions.map((tx) => {
       const nonce = nonces.get(tx.from.address) ?? 0;
       nonces.set(tx.from.address, nonce + 1);
-      return privateKeyToAccount(tx.from.privateKey).signTransaction({
-        type: "eip1559",
-        chainId,
-        nonce,
-        to: tx.to ?? null,
-        data: tx.data,
-        value: tx.value ?? 0n,
-        gas: tx.gas,
-        maxFeePerGas: 50_000_000_000n,
-        maxPriorityFeePerGas: 1_000_000_000n,
-      });
+      return {
+        method: "eth_sendTransaction",
+        params: [
+          {
+            from: tx.from.address,
+            ...(tx.to ? { to: tx.to } : {}),
+            data: tx.data,
+            value: numberToHex(tx.value ?? 0n),
+            gas: numberToHex(tx.gas),
+            nonce: numberToHex(nonce),
+          },
+        ],
+      };
     }),
-  );
-  const hashes = (await jsonRpcBatch(
-    rpcUrl,
-    signed.map((raw) => ({ method: "eth_sendRawTransaction", params: [raw] })),
   )) as Hex[];
   const receipts: (Receipt | null)[] = hashes.map(() => null);
   const deadline = Date.now() + 20_000;
+  // Automine is off: each evm_mine takes as many pending transactions as the block gas limit allows.
   while (receipts.some((receipt) => receipt === null)) {
     if (Date.now() > deadline) throw new Error(`devnet chain ${chainId}: transactions not mined within 20 s`);
+    await jsonRpcBatch(rpcUrl, [{ method: "evm_mine", params: [] }]);
     const pending = receipts.flatMap((receipt, i) => (receipt === null ? [i] : []));
     const answers = (await jsonRpcBatch(
       rpcUrl,
@@ -268,7 +272,6 @@ async function sendAll(
     answers.forEach((answer, k) => {
       receipts[pending[k]!] = answer;
     });
-    if (receipts.some((receipt) => receipt === null)) await new Promise((resolve) => setTimeout(resolve, 10));
   }
   const failed = receipts.flatMap((receipt, i) =>
     receipt!.status === "0x1" ? [] : [transactions[i]!.label],

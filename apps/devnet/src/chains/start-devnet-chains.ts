@@ -1,6 +1,6 @@
 import { type DevnetManifest, type RunningAnvil, startAnvil } from "@hub/chain";
 import { deployDevnetChain, devnetCommitteeThreshold } from "./deploy-devnet-chain.js";
-import { DEVNET_MNEMONIC, deriveDevnetAccounts, devnetAccountCount } from "./devnet-accounts.js";
+import { DEVNET_MNEMONIC, devnetAccountCount, devnetAccounts } from "./devnet-accounts.js";
 
 export interface StartDevnetChainsOptions {
   /** One port per chain; 0 or absent picks a free port. */
@@ -39,7 +39,7 @@ export async function startDevnetChains(options: StartDevnetChainsOptions = {}):
     await Promise.all(anvils.map((anvil) => anvil.stop()));
   };
   try {
-    const accounts = deriveDevnetAccounts();
+    const accounts = devnetAccounts();
     const settled = await Promise.allSettled(started);
     for (const result of settled) if (result.status === "fulfilled") anvils.push(result.value);
     const failure = settled.find((result) => result.status === "rejected");
