@@ -2,11 +2,12 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Catalog, HubAnswer, HubCall } from "@hub/contract";
 import type { Counters } from "@hub/counters";
+import type { SqlClient } from "@hub/store";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import type { Logger } from "pino";
 import { type HubConfig, type HubConfigInput, parseHubConfig } from "./config.js";
 import { createDispatcher } from "./http/dispatcher.js";
-import { mountOnFastify, sendAnswer } from "./http/fastify-transport.js";
+import { answerUnparsableRequest, mountOnFastify, sendAnswer } from "./http/fastify-transport.js";
 import { createHubMetrics } from "./http/hub-metrics.js";
 import { createOperationRouter } from "./http/operation.js";
 import { registerHubRoutes } from "./routes/hub-routes.js";
@@ -21,6 +22,10 @@ import { createOrganizationRateLimiter } from "./services/organization-rate-limi
 import { createQuoteAdmission } from "./services/quote-admission.js";
 import { createQuoteService } from "./services/quote-service.js";
 import { createSourceRateLimiter } from "./services/source-rate-limiter.js";
+import { createQuoteMetrics } from "./quotes/quote-metrics.js";
+import { createQuoteStore } from "./quotes/quote-store.js";
+import { createProviderClients } from "./upstream/provider-clients.js";
+import type { ProviderConfigInput } from "./upstream/providers-config.js";
 
 export interface HubAppDeps {
   config: HubConfigInput | HubConfig;
@@ -33,6 +38,10 @@ export interface HubAppDeps {
   replicaId: string;
   /** The OpenAPI document to serve; defaults to the contract package's committed openapi.yaml. */
   openapiPath?: string;
+  /** The database (quotes, submissions); required when providers are configured. */
+  sql?: SqlClient;
+  /** The upstream providers quote rounds ask; none means every round is EIN0008. */
+  providers?: readonly ProviderConfigInput[];
 }
 
 export interface HubApp {
@@ -89,17 +98,30 @@ export function createHubApp(deps: HubAppDeps): HubApp {
     logger.warn({ path: openapiPath }, "no OpenAPI document: its route answers EIN0049");
 
   const admission = createQuoteAdmission({ limit: config.quotesInFlight });
+  const metrics = createHubMetrics();
+  if (deps.providers?.length && !deps.sql) throw new Error("quote providers need the database (deps.sql)");
+  const providers = deps.providers?.length ? createProviderClients(deps.providers) : undefined;
   const router = createOperationRouter();
   registerHubRoutes(router, {
     catalog: createCatalogService({ catalog: deps.catalog }),
     openapi: createOpenapiDocument({ yaml: openapiYaml, path: openapiPath }),
-    quotes: createQuoteService({ admission }),
+    quotes: createQuoteService({
+      admission,
+      catalog: deps.catalog,
+      providers,
+      quoteStore: deps.sql && createQuoteStore({ sql: deps.sql }),
+      metrics: createQuoteMetrics(metrics.registry),
+      logger: logger.child({ component: "quotes" }),
+      clock,
+      replicaId: deps.replicaId,
+      quoteDeadlineMs: config.quoteDeadlineMs,
+      quoteLifetimeMs: config.quoteLifetimeMs,
+    }),
     orders: createOrderService(),
     orderStatus: createOrderStatusService(),
     onchain: createOnchainService(),
   });
 
-  const metrics = createHubMetrics();
   const dispatcher = createDispatcher({
     router,
     bodyLimitBytes: config.bodyLimitBytes,
@@ -120,6 +142,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
     exposeHeadRoutes: false,
     requestIdHeader: false,
     routerOptions: { maxParamLength: 2048 },
+    clientErrorHandler: answerUnparsableRequest,
     // A URL Fastify cannot route (bad percent-encoding) still gets the dispatcher's envelope.
     frameworkErrors: (_error, request, reply) => {
       dispatcher
@@ -156,6 +179,9 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       if (signal.aborted) return Promise.reject(signal.reason);
       return untilAborted(dispatcher.dispatch(inbound), signal);
     },
-    close: () => app.close(),
+    async close() {
+      await app.close();
+      await providers?.close();
+    },
   };
 }

@@ -263,6 +263,20 @@ describe("failures and cancellation", () => {
     await hub.close();
   });
 
+  test("each answered call is logged as JSON at debug with its request id, operationId and code", async () => {
+    const hub = startTestHub({}, { logLevel: "debug" });
+    await call(hub, "GET", "/v1/catalog", { headers: { [hubHeaders.requestId]: "log-1" } });
+    await call(hub, "GET", "/v1/status/x", { headers: { [hubHeaders.requestId]: "log-2" } });
+    const lines = hub.logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const first = lines.find((line) => line.request_id === "log-1");
+    const second = lines.find((line) => line.request_id === "log-2");
+    assert.equal(first?.operationId, "getCatalog");
+    assert.equal(first?.code, "OK");
+    assert.equal(second?.code, "EIN0009");
+    assert.doesNotMatch(hub.logLines.join("\n"), new RegExp(GATEWAY_SECRET));
+    await hub.close();
+  });
+
   test("the gateway's X-Service-Org is required on charged routes; its absence is an internal failure", async () => {
     const hub = startTestHub();
     const headers: Record<string, string> = {
@@ -324,5 +338,35 @@ describe("failures and cancellation", () => {
     assert.equal(envelopeOf(later).success, true, "the hub keeps serving");
     await hub.close();
     await clockless.close();
+  });
+});
+
+describe("requests Node cannot parse", () => {
+  test("malformed HTTP still gets an EMC0005 envelope with a request id, then the connection closes", async () => {
+    const { createConnection } = await import("node:net");
+    const hub = startTestHub();
+    await hub.app.listen({ host: "127.0.0.1", port: 0 });
+    const { port } = hub.app.server.address() as AddressInfo;
+    for (const garbage of ["NOT HTTP AT ALL\r\n\r\n", "GET /v1/catalog HTTP/1.1\r\nBad Header\r\n\r\n"]) {
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = createConnection({ host: "127.0.0.1", port }, () => socket.write(garbage));
+        let text = "";
+        socket.on("data", (chunk) => {
+          text += chunk.toString();
+        });
+        socket.on("close", () => resolve(text));
+        socket.on("error", reject);
+      });
+      const [head, body] = raw.split("\r\n\r\n") as [string, string];
+      assert.match(head, /^HTTP\/1.1 400 /);
+      const requestId = /x-request-id: (\S+)/i.exec(head)?.[1];
+      const answer: HubAnswer = {
+        statusCode: 400,
+        headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId ?? "" },
+        body: Buffer.from(body),
+      };
+      assertRefusal(answer, "EMC0005");
+    }
+    await hub.close();
   });
 });

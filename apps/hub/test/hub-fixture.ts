@@ -75,11 +75,14 @@ export interface TestHub extends HubApp {
 /** A hub with memory counters on a manual clock and a captured JSON log. */
 export function startTestHub(
   config: Partial<HubConfigInput> = {},
-  options: { openapiPath?: string } = {},
+  options: { openapiPath?: string; logLevel?: string } = {},
 ): TestHub {
   const clock = manualClock();
   const logLines: string[] = [];
-  const logger = pino({ level: "info" }, { write: (line: string) => logLines.push(line) });
+  const logger = pino(
+    { level: options.logLevel ?? "info" },
+    { write: (line: string) => logLines.push(line) },
+  );
   const hub = createHubApp({
     config: { gatewayCredential: GATEWAY_SECRET, ...config },
     catalog: testCatalog(),

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
-import type { HubAnswer } from "@hub/contract";
+import type { Socket } from "node:net";
+import { type HubAnswer, errorEnvelope, newRequestId } from "@hub/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Dispatcher } from "./dispatcher.js";
 import type { OperationRouter } from "./operation.js";
@@ -25,6 +26,24 @@ export function readBody(stream: Readable, limitBytes: number): Promise<Buffer> 
     stream.once("end", () => resolve(over ? EMPTY : Buffer.concat(chunks, length)));
     stream.once("error", reject);
   });
+}
+
+/**
+ * A request Node cannot even parse (malformed HTTP, headers too large) still gets the envelope:
+ * EMC0005 with a fresh request id, since none could be read; then the connection closes.
+ */
+export function answerUnparsableRequest(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  if (socket.writable) {
+    const requestId = newRequestId();
+    const body = JSON.stringify(
+      errorEnvelope("EMC0005", requestId, { message: "The request could not be read as HTTP." }),
+    );
+    socket.write(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${requestId}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 /** Writes a dispatcher answer as is: status, headers, bytes. */
