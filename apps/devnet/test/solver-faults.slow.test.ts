@@ -255,6 +255,24 @@ describe("per-solver fault knobs, observed through the aggregator and on chain",
     });
   }
 
+  test("aggregator rateLimited: every aggregator route answers 429 with Retry-After until cleared", async () => {
+    assert.equal(
+      (await call(devnet.baseUrl, "POST", "/control/aggregator/faults", { rateLimited: true })).status,
+      200,
+    );
+    const quotes = await call(
+      devnet.baseUrl,
+      "POST",
+      "/aggregator/api/v1/quotes",
+      quoteRequest(devnet, devnet.manifest.users[5]!, "usdc", parseUnits("1", 6)),
+    );
+    assert.equal(quotes.status, 429);
+    assert.equal(quotes.headers["retry-after"], "1");
+    assert.equal((quotes.body as { error: string }).error, "RATE_LIMITED");
+    assert.equal((await call(devnet.baseUrl, "DELETE", "/control/aggregator/faults")).status, 200);
+    assert.equal((await call(devnet.baseUrl, "GET", "/aggregator/health")).status, 200);
+  });
+
   test("aggregator down and hang: its routes reset or hold connections while the control routes keep working", async () => {
     assert.equal(
       (await call(devnet.baseUrl, "POST", "/control/aggregator/faults", { down: true })).status,

@@ -35,6 +35,8 @@ export const aggregatorFaultKnobsSchema = z
     hang: z.boolean(),
     /** Added before every aggregator answer. */
     latencyMs: z.number().int().min(0).max(600_000),
+    /** Every aggregator route answers HTTP 429 with `Retry-After`, as a rate-limited upstream. */
+    rateLimited: z.boolean(),
   })
   .partial()
   .strict();
