@@ -9,8 +9,10 @@ import {
   devnetErc20Abi,
   inputSettlerEscrowAbi,
   orderIdentifier,
+  swapAndOpenV2Calls,
   swapRouterAbi,
   userProxyAbi,
+  wrapAndOpenCall,
 } from "@hub/chain";
 import { catalogSchema } from "@hub/contract";
 import { parseEther, parseUnits } from "viem";
@@ -76,13 +78,7 @@ describe("devnet user proxy, swap router and bridge", () => {
       /ValueNotInputAmount/,
     );
     const receipt = await f.originClient.waitForTransactionReceipt({
-      hash: await wallet.writeContract({
-        address: f.origin.contracts.userProxy,
-        abi: userProxyAbi,
-        functionName: "wrapAndOpen",
-        args: [order],
-        value,
-      }),
+      hash: await wallet.sendTransaction(wrapAndOpenCall({ userProxy: f.origin.contracts.userProxy, order })),
     });
     const opened = decodeOpenLogs(receipt.logs);
     assert.equal(opened.length, 1);
@@ -146,23 +142,17 @@ describe("devnet user proxy, swap router and bridge", () => {
       now: await f.latestTimestamp(f.origin),
     });
     const wallet = walletClientFor(f.origin, user);
-    await f.originClient.waitForTransactionReceipt({
-      hash: await wallet.writeContract({
-        address: contracts.undeclaredToken,
-        abi: devnetErc20Abi,
-        functionName: "approve",
-        args: [contracts.userProxy, amountMax],
-      }),
+    const steps = swapAndOpenV2Calls({
+      userProxy: contracts.userProxy,
+      tokenIn: contracts.undeclaredToken,
+      amountMax,
+      order,
     });
+    await f.originClient.waitForTransactionReceipt({ hash: await wallet.sendTransaction(steps.approval) });
     const undeclaredBefore = await f.balanceOf(f.origin, contracts.undeclaredToken, user.address);
     const usdcBefore = await f.balanceOf(f.origin, contracts.usdc, user.address);
     const receipt = await f.originClient.waitForTransactionReceipt({
-      hash: await wallet.writeContract({
-        address: contracts.userProxy,
-        abi: userProxyAbi,
-        functionName: "swapAndOpenV2",
-        args: [contracts.undeclaredToken, amountMax, order],
-      }),
+      hash: await wallet.sendTransaction(steps.swapAndOpen),
     });
     assert.equal(decodeOpenLogs(receipt.logs)[0]?.args.order.user, user.address);
     assert.equal(

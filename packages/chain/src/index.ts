@@ -12,3 +12,4 @@ export * from "./permit2-witness-typed-data.js";
 export * from "./receive-with-authorization-typed-data.js";
 export * from "./standard-order.js";
 export * from "./start-anvil.js";
+export * from "./user-proxy-calls.js";
