@@ -4,7 +4,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { AccessError, type AccessService } from "@hub/access";
 import type { Logger } from "pino";
-import { adminRequestSchema } from "./admin-request.js";
 import {
   ADMIN_CHANNEL_PATH,
   ADMIN_TOKEN_HEADER,
@@ -13,6 +12,7 @@ import {
   adminChannelFilePath,
   readAdminChannelFile,
 } from "./admin-channel-file.js";
+import { adminRequestSchema } from "./admin-request.js";
 import { executeAdminRequest } from "./execute-admin-request.js";
 
 const BODY_LIMIT_BYTES = 64 * 1024;

@@ -6,9 +6,9 @@ import { type AccessService, createAccessService } from "@hub/access";
 import { hashApiKey } from "@hub/contract";
 import { createTestDatabases, openStore, type PreparedDataDir, type Store } from "@hub/store";
 import { pino } from "pino";
+import { type AdminChannel, startAdminChannel } from "../src/admin-channel.js";
 import { sendAdminRequest } from "../src/admin-channel-client.js";
 import { adminChannelFilePath, readAdminChannelFile } from "../src/admin-channel-file.js";
-import { type AdminChannel, startAdminChannel } from "../src/admin-channel.js";
 import { jsonOf, runHub } from "./run-hub.js";
 
 const databases = createTestDatabases({ databaseUrl: undefined });

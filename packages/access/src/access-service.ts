@@ -7,7 +7,7 @@ import {
 } from "@hub/contract";
 import type { AccessStore, ApiKeyRecord, OrganizationRecord, ProjectRecord } from "@hub/store";
 import { AccessError } from "./access-error.js";
-import { apiKeyStatus, type ApiKeyStatus } from "./api-key-status.js";
+import { type ApiKeyStatus, apiKeyStatus } from "./api-key-status.js";
 import { normaliseOrigin } from "./normalise-origin.js";
 import { newResourceId } from "./resource-id.js";
 

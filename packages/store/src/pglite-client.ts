@@ -1,6 +1,6 @@
-import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { acquireDirectoryLock } from "./directory-lock.js";
 import type { SqlClient, SqlExecutor, SqlParam } from "./sql-client.js";
 
