@@ -1,0 +1,51 @@
+import { permit2WitnessTypes, receiveWithAuthorizationTypes } from "@hub/chain";
+
+type WireTypes = Record<string, { name: string; type: string }[]>;
+
+function wire(types: Record<string, readonly { name: string; type: string }[]>): WireTypes {
+  return Object.fromEntries(
+    Object.entries(types).map(([name, fields]) => [name, fields.map((f) => ({ ...f }))]),
+  );
+}
+
+/** The Permit2 batch witness types the escrow verifies, with the domain's own type as wallets take it. */
+export const PERMIT2_WIRE_TYPES: WireTypes = wire({
+  EIP712Domain: [
+    { name: "name", type: "string" },
+    { name: "chainId", type: "uint256" },
+    { name: "verifyingContract", type: "address" },
+  ],
+  ...permit2WitnessTypes,
+});
+
+/** ReceiveWithAuthorization under a token's full domain. */
+export const EIP3009_WIRE_TYPES: WireTypes = wire({
+  EIP712Domain: [
+    { name: "name", type: "string" },
+    { name: "version", type: "string" },
+    { name: "chainId", type: "uint256" },
+    { name: "verifyingContract", type: "address" },
+  ],
+  ...receiveWithAuthorizationTypes,
+});
+
+/**
+ * True when an upstream's `types` are exactly the expected structure: the same type names, each with
+ * the same fields in the same order; the domain's own type may be left out (wallets derive it).
+ */
+export function typesAreExactly(given: unknown, expected: WireTypes): boolean {
+  if (typeof given !== "object" || given === null || Array.isArray(given)) return false;
+  const entries = Object.entries(given as Record<string, unknown>);
+  const names = entries.map(([name]) => name);
+  const required = Object.keys(expected).filter((name) => name !== "EIP712Domain");
+  if (!required.every((name) => names.includes(name))) return false;
+  return entries.every(([name, fields]) => {
+    const want = expected[name];
+    if (!want || !Array.isArray(fields) || fields.length !== want.length) return false;
+    return fields.every((field, i) => {
+      if (typeof field !== "object" || field === null) return false;
+      const { name: fieldName, type, ...rest } = field as Record<string, unknown>;
+      return Object.keys(rest).length === 0 && fieldName === want[i]!.name && type === want[i]!.type;
+    });
+  });
+}

@@ -1,0 +1,31 @@
+import type { StandardOrderJson } from "@hub/chain";
+import type { OifProduct } from "../upstream/providers-config.js";
+import type { QuoteLane } from "./quote-lanes.js";
+
+/**
+ * What a submission needs and the client never sees, stored with every quote so any replica can
+ * forward it: the upstream QuoteResponse exactly as received (its integrity checksum included), and
+ * what the hub rebuilt from it.
+ */
+export interface QuoteTemplate {
+  version: 1;
+  /** The configured provider to forward through (its client: ProviderClients.get). */
+  providerId: string;
+  solverId: string;
+  lane: QuoteLane;
+  orderType: OifProduct;
+  /** `0x00` ‖ signature on Permit2; the raw 65 bytes (or `0x01` ‖ them) on EIP-3009. */
+  signatureScheme: "permit2" | "eip3009";
+  quoteResponse: unknown;
+  /** The StandardOrder the escrow opens, rebuilt and checked by the hub. */
+  standardOrder: StandardOrderJson;
+  /** EIP-712 hash of the disclosed signPayload (what a valid signature signs). */
+  typedDataHash: `0x${string}`;
+  /** Recomputed by the hub (`verified`) on EIP-3009; on Permit2 it comes with the upstream's ack. */
+  onchainOrderId?: `0x${string}`;
+  onchainOrderIdSource: "upstream" | "verified";
+  user: `0x${string}`;
+  recipient: `0x${string}`;
+  /** The upstream's validUntil, unix seconds. */
+  validUntil: number;
+}

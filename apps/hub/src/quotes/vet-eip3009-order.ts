@@ -1,0 +1,193 @@
+import { type StandardOrder, addressToBytes32, orderIdentifier } from "@hub/chain";
+import { type Hex, hashTypedData } from "viem";
+import type { OifQuoteResponse } from "../upstream/oif-quote-response.js";
+import { decodeInteropAddress } from "../upstream/interop-address.js";
+import { EIP3009_WIRE_TYPES, typesAreExactly } from "./expected-typed-data-types.js";
+import { QuoteRejection } from "./quote-rejection.js";
+import type { QuoteRoute } from "./resolve-quote-route.js";
+import { type SignTypedData, type VettedOrder, hashReceivedTypedData } from "./vet-permit2-order.js";
+import {
+  readAddress,
+  readArray,
+  readBytes32,
+  readObject,
+  readUint,
+  requireKeys,
+} from "./typed-data-values.js";
+
+/** A vetted EIP-3009 order also carries its on-chain id, recomputed by us. */
+export interface VettedEip3009Order extends VettedOrder {
+  onchainOrderId: Hex;
+}
+
+/** An account in the 3009 metadata: a plain address or an ERC-7930 interop address. */
+function metadataAccount(
+  value: unknown,
+  what: string,
+  reason: "user" | "input" | "output" | "recipient" | "oracle" | "settler",
+): `0x${string}` {
+  const interop = decodeInteropAddress(value);
+  if (interop) return interop.address;
+  return readAddress(value, what, reason);
+}
+
+/** The ReceiveWithAuthorization typed data for an order, under the token's domain as the upstream named it. */
+export function eip3009SignPayload(
+  order: StandardOrder,
+  orderId: Hex,
+  token: { name: string; version: string; chainId: number; address: string },
+  escrow: string,
+): SignTypedData {
+  const input = order.inputs[0]!;
+  return {
+    domain: {
+      name: token.name,
+      version: token.version,
+      chainId: token.chainId,
+      verifyingContract: token.address.toLowerCase(),
+    },
+    types: EIP3009_WIRE_TYPES,
+    primaryType: "ReceiveWithAuthorization",
+    message: {
+      from: order.user.toLowerCase(),
+      to: escrow.toLowerCase(),
+      value: input[1].toString(),
+      validAfter: "0",
+      validBefore: order.fillDeadline.toString(),
+      nonce: orderId,
+    },
+  };
+}
+
+/**
+ * oif-3009-v0: rebuilds the StandardOrder from the quote's metadata, recomputes its on-chain id
+ * (orderIdentifier at the catalog's escrow), and holds the ReceiveWithAuthorization to it: the token's
+ * domain on the source chain, from = user, to = escrow, value = the input, validAfter 0, validBefore =
+ * fillDeadline, nonce = the recomputed id. The token's domain name and version are not in the catalog:
+ * a wrong one yields a signature the token refuses, never a transfer elsewhere.
+ */
+export function vetEip3009Order(quote: OifQuoteResponse, route: QuoteRoute): VettedEip3009Order {
+  const { payload } = quote.order;
+  const source = route.source.chain;
+  if (payload.signatureType !== undefined && !["eip712", "eip3009"].includes(payload.signatureType)) {
+    throw new QuoteRejection("types", `signatureType ${payload.signatureType} on an EIP-3009 order`);
+  }
+  if (payload.primaryType !== "ReceiveWithAuthorization") {
+    throw new QuoteRejection("types", `primaryType ${payload.primaryType}`);
+  }
+  if (payload.types !== undefined && !typesAreExactly(payload.types, EIP3009_WIRE_TYPES)) {
+    throw new QuoteRejection("types", "types are not the ReceiveWithAuthorization structure");
+  }
+
+  const metadata = readObject(quote.order.metadata, "order.metadata", "metadata");
+  const user = metadataAccount(metadata.user, "metadata.user", "user");
+  const interopUser = decodeInteropAddress(metadata.user);
+  if (interopUser && interopUser.chainId !== source.chainId) {
+    throw new QuoteRejection("metadata", `metadata.user names chain ${interopUser.chainId}`);
+  }
+  if (readUint(metadata.originChainId, "metadata.originChainId", "metadata") !== BigInt(source.chainId)) {
+    throw new QuoteRejection(
+      "metadata",
+      `originChainId ${String(metadata.originChainId)} is not ${source.chainId}`,
+    );
+  }
+  const input = readObject(
+    readArray(metadata.inputs, "metadata.inputs", "input", 1)[0],
+    "metadata.inputs[0]",
+    "input",
+  );
+  const output = readObject(
+    readArray(metadata.outputs, "metadata.outputs", "output", 1)[0],
+    "metadata.outputs[0]",
+    "output",
+  );
+  if (readUint(input.chainId, "metadata.inputs[0].chainId", "input") !== BigInt(source.chainId)) {
+    throw new QuoteRejection("input", "the input is not on the source chain");
+  }
+  if (input.user !== undefined && metadataAccount(input.user, "metadata.inputs[0].user", "user") !== user) {
+    throw new QuoteRejection("user", "the input's user is not the order's user");
+  }
+  for (const key of Object.keys(output)) {
+    if (!["chainId", "asset", "amount", "receiver", "oracle", "settler"].includes(key)) {
+      throw new QuoteRejection("output", `metadata output carries ${key}, which the hub cannot rebuild`);
+    }
+  }
+  const order: StandardOrder = {
+    user,
+    nonce: readUint(metadata.nonce, "metadata.nonce", "nonce"),
+    originChainId: BigInt(source.chainId),
+    expires: Number(readUint(metadata.expires, "metadata.expires", "deadlines", 32)),
+    fillDeadline: Number(readUint(metadata.fillDeadline, "metadata.fillDeadline", "deadlines", 32)),
+    inputOracle: metadataAccount(metadata.inputOracle, "metadata.inputOracle", "oracle"),
+    inputs: [
+      [
+        BigInt(metadataAccount(input.asset, "metadata.inputs[0].asset", "input")),
+        readUint(input.amount, "metadata.inputs[0].amount", "amount"),
+      ],
+    ],
+    outputs: [
+      {
+        oracle: addressToBytes32(metadataAccount(output.oracle, "metadata.outputs[0].oracle", "oracle")),
+        settler: addressToBytes32(metadataAccount(output.settler, "metadata.outputs[0].settler", "settler")),
+        chainId: readUint(output.chainId, "metadata.outputs[0].chainId", "output"),
+        token: addressToBytes32(metadataAccount(output.asset, "metadata.outputs[0].asset", "output")),
+        amount: readUint(output.amount, "metadata.outputs[0].amount", "amount"),
+        recipient: addressToBytes32(
+          metadataAccount(output.receiver, "metadata.outputs[0].receiver", "recipient"),
+        ),
+        callbackData: "0x",
+        context: "0x",
+      },
+    ],
+  };
+  const onchainOrderId = orderIdentifier(order, source.chainId, source.inputSettlers.escrow as `0x${string}`);
+
+  const { domain, message } = payload;
+  requireKeys(domain, ["name", "version", "chainId", "verifyingContract"], "domain", "domain");
+  if (typeof domain.name !== "string" || typeof domain.version !== "string") {
+    throw new QuoteRejection("domain", "the token's domain name and version must be strings");
+  }
+  if (readUint(domain.chainId, "domain.chainId", "domain") !== BigInt(source.chainId)) {
+    throw new QuoteRejection("domain", `domain chainId ${String(domain.chainId)} is not ${source.chainId}`);
+  }
+  if (readAddress(domain.verifyingContract, "domain.verifyingContract", "domain") !== route.source.token) {
+    throw new QuoteRejection(
+      "domain",
+      `verifyingContract ${String(domain.verifyingContract)} is not the source token`,
+    );
+  }
+  requireKeys(message, ["from", "to", "value", "validAfter", "validBefore", "nonce"], "message", "malformed");
+  if (readAddress(message.from, "from", "user") !== user) {
+    throw new QuoteRejection("user", `from ${String(message.from)} is not the order's user`);
+  }
+  if (readAddress(message.to, "to", "spender") !== source.inputSettlers.escrow) {
+    throw new QuoteRejection("spender", `to ${String(message.to)} is not the catalog's escrow`);
+  }
+  if (readUint(message.value, "value", "amount") !== order.inputs[0]![1]) {
+    throw new QuoteRejection("amount", `value ${String(message.value)} is not the order's input`);
+  }
+  if (readUint(message.validAfter, "validAfter", "deadlines") !== 0n) {
+    throw new QuoteRejection("deadlines", "validAfter is not 0");
+  }
+  if (readUint(message.validBefore, "validBefore", "deadlines") !== BigInt(order.fillDeadline)) {
+    throw new QuoteRejection("deadlines", "validBefore is not the order's fillDeadline");
+  }
+  if (readBytes32(message.nonce, "nonce", "nonce") !== onchainOrderId) {
+    throw new QuoteRejection("nonce", `nonce ${String(message.nonce)} is not the order id ${onchainOrderId}`);
+  }
+
+  const signPayload = eip3009SignPayload(
+    order,
+    onchainOrderId,
+    { name: domain.name, version: domain.version, chainId: source.chainId, address: route.source.token },
+    source.inputSettlers.escrow,
+  );
+  const typedDataHash = hashTypedData(signPayload as Parameters<typeof hashTypedData>[0]);
+  if (hashReceivedTypedData(payload, EIP3009_WIRE_TYPES) !== typedDataHash) {
+    throw new QuoteRejection(
+      "typed-data-hash",
+      "the received typed data hashes differently from the rebuilt one",
+    );
+  }
+  return { order, signPayload, typedDataHash, onchainOrderId };
+}

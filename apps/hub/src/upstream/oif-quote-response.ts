@@ -1,0 +1,32 @@
+import { z } from "zod";
+
+const previewSide = z.array(z.looseObject({ asset: z.string(), amount: z.string().optional() }));
+
+/**
+ * One QuoteResponse of the OIF aggregator, as far as the hub reads it. Unknown fields are kept: the
+ * object is echoed verbatim on submission, so the one stored is always the one received.
+ */
+export const oifQuoteResponseSchema = z.looseObject({
+  quoteId: z.string().min(1),
+  solverId: z.string().min(1),
+  order: z.looseObject({
+    type: z.string(),
+    payload: z.looseObject({
+      signatureType: z.string().optional(),
+      domain: z.record(z.string(), z.unknown()),
+      primaryType: z.string(),
+      message: z.record(z.string(), z.unknown()),
+      types: z.record(z.string(), z.unknown()).optional(),
+    }),
+    metadata: z.unknown().optional(),
+  }),
+  validUntil: z.number().int().nonnegative().optional(),
+  eta: z.number().int().nonnegative().optional(),
+  provider: z.string().optional(),
+  partialFill: z.boolean().optional(),
+  preview: z.looseObject({ inputs: previewSide, outputs: previewSide }),
+  integrityChecksum: z.string(),
+});
+
+/** A QuoteResponse as the hub reads it. */
+export type OifQuoteResponse = z.output<typeof oifQuoteResponseSchema>;
