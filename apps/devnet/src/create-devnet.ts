@@ -1,9 +1,9 @@
+import { randomBytes } from "node:crypto";
+import { performance } from "node:perf_hooks";
 import type { DevnetManifest } from "@hub/chain";
 import type { Catalog } from "@hub/contract";
 import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { Logger } from "pino";
-import { randomBytes } from "node:crypto";
-import { performance } from "node:perf_hooks";
 import { createAggregator } from "./aggregator/aggregator.js";
 import { type Clock, createSystemClock } from "./aggregator/clock.js";
 import { registerAggregatorRoutes } from "./aggregator/register-aggregator-routes.js";

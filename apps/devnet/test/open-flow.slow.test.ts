@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
 import { performance } from "node:perf_hooks";
+import { after, before, describe, test } from "node:test";
 import { bridgeAbi, type DevnetAccount, decodeDepositedLogs } from "@hub/chain";
 import { pino } from "pino";
 import type { Hex } from "viem";

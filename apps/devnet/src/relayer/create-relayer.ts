@@ -1,6 +1,6 @@
 import { bridgeAbi, type DevnetManifest } from "@hub/chain";
-import { getAbiItem, zeroAddress } from "viem";
 import type { Logger } from "pino";
+import { getAbiItem, zeroAddress } from "viem";
 import { bridgeOutputAmount } from "../bridge-output-amount.js";
 import type { ChainClients } from "../create-chain-clients.js";
 import { createLogCursor, type LogCursor } from "../create-log-cursor.js";
