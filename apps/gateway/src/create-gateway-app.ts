@@ -90,6 +90,8 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
   const app = Fastify({
     loggerInstance: deps.logger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "request_id" }),
+    // No child logger per call: the gateway's own lines name the call with request_id themselves.
+    childLoggerFactory: (logger) => logger,
     genReqId: () => newRequestId(),
     requestIdHeader: false,
     trustProxy: config.trustProxy,
@@ -121,7 +123,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
     if (request.is404) return sendRefusal(reply, "EPX0004");
     if (error.statusCode === 413) return sendRefusal(reply, "EPX0005");
     if (error.statusCode !== undefined && error.statusCode < 500) return sendRefusal(reply, "EPX0006");
-    request.log.error({ err: error }, "gateway route failed");
+    request.log.error({ request_id: request.id, err: error }, "gateway route failed");
     return sendRefusal(reply, "EPX0053");
   });
 
