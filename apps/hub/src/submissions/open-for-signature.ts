@@ -1,0 +1,44 @@
+import { HubError, type Lane, PROXY_LANES } from "@hub/contract";
+
+const HEX_65 = /^0x[0-9a-fA-F]{130}$/;
+const PERMIT2_66 = /^0x00[0-9a-fA-F]{130}$/;
+const EIP3009_66 = /^0x01[0-9a-fA-F]{130}$/;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+function refuse(message: string): never {
+  throw new HubError("EIN0001", { reference: "signature", message });
+}
+
+/**
+ * The signature checked against the quote's lane and put in the form forwarded upstream, or undefined
+ * on a proxy lane. The upstream passes the bytes unchanged to the escrow's openFor, which dispatches on
+ * byte 0, so the EIP-3009 lane's raw 65-byte form is forwarded with its `0x01` scheme byte. An empty
+ * string counts as absent.
+ */
+export function openForSignature(lane: Lane, signature: string | undefined): string | undefined {
+  const present = signature !== undefined && signature !== "";
+  if (PROXY_LANES.includes(lane)) {
+    if (present) refuse("Omit signature on a proxy lane: the deposit is the user's own transaction.");
+    return undefined;
+  }
+  if (!present) refuse("signature is required on this quote's lane: sign its signPayload.");
+  const value = signature as string;
+  switch (lane) {
+    case "oif-escrow-gasless":
+      if (!PERMIT2_66.test(value))
+        refuse("Permit2 lane: 0x00 followed by the 65-byte ECDSA signature (66 bytes as 0x hex).");
+      return value.toLowerCase();
+    case "aggregator-gasless":
+      if (HEX_65.test(value)) return `0x01${value.slice(2).toLowerCase()}`;
+      if (EIP3009_66.test(value)) return value.toLowerCase();
+      return refuse("EIP-3009 lane: the 65-byte signature as 0x hex, or 0x01 followed by it.");
+    case "oif-escrow-nonevm": {
+      const bytes = BASE64.test(value) ? Buffer.from(value, "base64") : undefined;
+      if (bytes?.length !== 97 || bytes[0] !== 0 || bytes.toString("base64") !== value)
+        refuse("Solana lane: the 97-byte envelope (0x00, signature, public key) as standard base64.");
+      return value;
+    }
+    default:
+      return refuse("This quote's lane takes no signature here.");
+  }
+}
