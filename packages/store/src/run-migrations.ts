@@ -31,14 +31,16 @@ export function loadMigrations(dir: string): Migration[] {
         version: Number(match[1]),
         name: match[2]!,
         sql,
-        checksum: createHash("sha256").update(sql).digest("hex"),
+        // Line endings are normalised so a checkout with CRLF does not read as an edited migration.
+        checksum: createHash("sha256").update(sql.replace(/\r\n/g, "\n")).digest("hex"),
       };
     })
     .sort((a, b) => a.version - b.version);
   migrations.forEach((migration, index) => {
     if (migration.version !== index + 1) {
+      const file = `${String(migration.version).padStart(4, "0")}_${migration.name}.sql`;
       throw new Error(
-        `migration versions must run 1, 2, 3...: found ${migration.version} at position ${index + 1}`,
+        `migration ${file}: expected version ${index + 1} here (versions run 1, 2, 3... with no gap or repeat)`,
       );
     }
   });
