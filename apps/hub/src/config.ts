@@ -19,6 +19,10 @@ export const hubConfigSchema = z.object({
   perIpBucket: bucketSchema({ ratePerSecond: 1000, burst: 2000 }).prefault({}),
   /** Quotes in flight process-wide before EIN0081. */
   quotesInFlight: z.number().int().nonnegative().default(64),
+  /** A quote round's deadline: providers still unanswered then are dropped. */
+  quoteDeadlineMs: z.number().int().positive().default(15_000),
+  /** A winner's lifetime (expiresAt), never past the upstream's own validUntil. */
+  quoteLifetimeMs: z.number().int().positive().default(30_000),
 });
 
 /** The configuration as given, defaults optional. */

@@ -8,6 +8,7 @@ export function registerCreateQuote(router: OperationRouter, services: HubServic
   router.add({
     operationId,
     body: quoteRequestBody,
-    handle: ({ body, signal }) => services.quotes.quote("quote", body, signal),
+    handle: ({ body, organization, subject, signal }) =>
+      services.quotes.quote(body, { organization: organization!, subject: subject! }, signal),
   });
 }

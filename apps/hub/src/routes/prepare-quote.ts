@@ -8,6 +8,7 @@ export function registerPrepareQuote(router: OperationRouter, services: HubServi
   router.add({
     operationId,
     body: prepareQuoteRequestBody,
-    handle: ({ body, signal }) => services.quotes.quote("prepare", body, signal),
+    handle: ({ body, organization, subject, signal }) =>
+      services.quotes.prepare(body, { organization: organization!, subject: subject! }, signal),
   });
 }

@@ -8,6 +8,7 @@ export function registerPreviewQuote(router: OperationRouter, services: HubServi
   router.add({
     operationId,
     body: quoteRequestBody,
-    handle: ({ body, signal }) => services.quotes.quote("preview", body, signal),
+    handle: ({ body, organization, subject, signal }) =>
+      services.quotes.preview(body, { organization: organization!, subject: subject! }, signal),
   });
 }
