@@ -22,6 +22,7 @@ import { createOrganizationRateLimiter } from "./services/organization-rate-limi
 import { createQuoteAdmission } from "./services/quote-admission.js";
 import { createQuoteService } from "./services/quote-service.js";
 import { createSourceRateLimiter } from "./services/source-rate-limiter.js";
+import { createSubmissionStore } from "./submissions/submission-store.js";
 import { createQuoteMetrics } from "./quotes/quote-metrics.js";
 import { createQuoteStore } from "./quotes/quote-store.js";
 import { createProviderClients } from "./upstream/provider-clients.js";
@@ -117,7 +118,12 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       quoteDeadlineMs: config.quoteDeadlineMs,
       quoteLifetimeMs: config.quoteLifetimeMs,
     }),
-    orders: createOrderService(),
+    orders: createOrderService({
+      store: deps.sql && createSubmissionStore(deps.sql),
+      upstreamOf: (providerId) => providers?.get(providerId),
+      clock,
+      logger: logger.child({ component: "submissions" }),
+    }),
     orderStatus: createOrderStatusService(),
     onchain: createOnchainService(),
   });

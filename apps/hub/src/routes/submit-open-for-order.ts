@@ -8,6 +8,7 @@ export function registerSubmitOpenForOrder(router: OperationRouter, services: Hu
   router.add({
     operationId,
     body: openForRequestBody,
-    handle: ({ body }) => services.orders.submitOpenFor(body),
+    handle: ({ body, organization, subject, signal }) =>
+      services.orders.submitOpenFor(body, { organization, subject }, signal),
   });
 }

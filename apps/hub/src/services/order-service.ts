@@ -1,22 +1,311 @@
-import { HubError } from "@hub/contract";
+import { createHash } from "node:crypto";
+import {
+  canonicalJson,
+  HubError,
+  hubOrderId,
+  OPEN_FOR_LANES,
+  type OpenForAck,
+  type OrderCreateAck,
+} from "@hub/contract";
+import { isUniqueViolation } from "@hub/store";
+import type { Logger } from "pino";
+import { applyUpstreamReport } from "../order-state/apply-upstream-report.js";
+import type { UpstreamView } from "../order-state/upstream-view.js";
+import { onchainOrderIdOf } from "../submissions/onchain-order-id.js";
+import { openForSignature } from "../submissions/open-for-signature.js";
+import {
+  type ForwardEnding,
+  moveOnExistingReservation,
+  settleForward,
+} from "../submissions/reservation-rules.js";
+import type { QuoteForSubmission, Reservation, SubmissionStore } from "../submissions/submission-store.js";
+import type { SubmitOrderOutcome } from "../upstream/oif-aggregator-client.js";
+import type { Clock } from "./clock.js";
 
-export interface OrderService {
-  submitOpenFor(request: { quoteRequestId: string; quoteId: string }): Promise<never>;
-  createOrder(request: { quoteId: string }): Promise<never>;
+/** Who asks: the organization the gateway set and the subject header. */
+export interface Caller {
+  organization: string | undefined;
+  subject: string | undefined;
 }
 
-/**
- * Submissions. No quote can exist yet (no provider is configured), so every quote reference is unknown:
- * POST /order answers EIN0010 as the spec says for an unknown quote; POST /order/openfor answers
- * EIN0001 with reference quoteId (docs/decisions/hub.md).
- */
-export function createOrderService(): OrderService {
+export interface OrderService {
+  submitOpenFor(
+    request: { quoteRequestId: string; quoteId: string; signature?: string | undefined },
+    caller: Caller,
+    signal: AbortSignal | undefined,
+  ): Promise<OpenForAck>;
+  createOrder(request: { quoteId: string }, caller: Caller): Promise<OrderCreateAck>;
+}
+
+/** The one call of the upstream a submission makes (the provider's OIF aggregator client). */
+export interface OrderUpstream {
+  submitOrder(
+    input: { quoteResponse: unknown; signature?: string },
+    signal?: AbortSignal,
+  ): Promise<SubmitOrderOutcome>;
+}
+
+export interface OrderServiceDeps {
+  /** Absent: the hub has no database, so it holds no quote and every quote reference is unknown. */
+  store: SubmissionStore | undefined;
+  /** The client of a configured provider by id. */
+  upstreamOf(providerId: string): OrderUpstream | undefined;
+  clock: Clock;
+  logger: Pick<Logger, "info" | "warn" | "error">;
+}
+
+/** Rounds of read-then-act a submission tries when its compare-and-set loses a race. */
+const MAX_ROUNDS = 4;
+
+function fingerprint(value: unknown): string {
+  return createHash("sha256").update(canonicalJson(value), "utf8").digest("hex");
+}
+
+/** The first upstream view of an acked order: `created`, read at the ack. */
+export function firstUpstreamView(at: Date): UpstreamView {
+  const outcome = applyUpstreamReport(undefined, { status: "created" }, at);
+  if (!outcome.view) throw new Error("the created state is always readable");
+  return outcome.view;
+}
+
+function openForAck(reservation: Reservation): OpenForAck {
+  if (reservation.onchainOrderId === undefined || reservation.submittedAt === undefined) {
+    throw new Error(`acked reservation ${reservation.hubOrderId} has no on-chain id or submittedAt`);
+  }
   return {
-    async submitOpenFor() {
-      throw new HubError("EIN0001", { reference: "quoteId", message: "Unknown quote: quote again." });
+    orderId: reservation.onchainOrderId,
+    hubOrderId: reservation.hubOrderId,
+    quoteId: reservation.quoteId,
+    state: "created",
+    submittedAt: reservation.submittedAt.toISOString(),
+  };
+}
+
+function unknownOutcome(): HubError {
+  return new HubError("EIN0052", {
+    message:
+      "An earlier submission of this quote went unanswered and may have opened the order. Do not re-quote or re-sign; an operator reconciles it.",
+  });
+}
+
+function endingOf(outcome: SubmitOrderOutcome): ForwardEnding {
+  return outcome.kind === "accepted" ? { kind: "accepted" } : { kind: outcome.kind };
+}
+
+function detailOf(outcome: SubmitOrderOutcome): string {
+  switch (outcome.kind) {
+    case "accepted":
+      return `accepted ${outcome.orderId}`;
+    case "solver-rejected":
+      return `SOLVER_REJECTED: ${outcome.message}`;
+    case "rate-limited":
+      return `upstream 429, Retry-After ${outcome.retryAfterSeconds ?? "none"}`;
+    case "refused":
+      return `upstream ${outcome.httpStatus} ${outcome.error ?? ""}: ${outcome.message}`;
+    case "auth-refused":
+      return `upstream ${outcome.httpStatus}: the hub's credential was refused`;
+    case "not-sent":
+    case "unknown":
+      return outcome.cause;
+  }
+}
+
+const REFUSAL_MESSAGES: Partial<Record<string, string>> = {
+  EIN0021:
+    "The solver declined the signed order; nothing was opened. Re-quote and sign again; do not re-post.",
+  EIN0007: "Rejected: the upstream refused the registration.",
+};
+
+/**
+ * Submissions. POST /order/openfor reserves the quote (one row per quote, unique) before anything is
+ * forwarded, forwards the stored upstream quote with the signature under the caller's signal, and
+ * writes the outcome to its own attempt of the reservation; POST /order answers an existing order's
+ * ack and refuses every OIF-lane and proxy-lane quote at re-approval.
+ */
+export function createOrderService(deps: OrderServiceDeps): OrderService {
+  const { clock, logger } = deps;
+
+  async function ownQuote(
+    quoteId: string,
+    caller: Caller,
+  ): Promise<{ quote: QuoteForSubmission; store: SubmissionStore } | undefined> {
+    const store = deps.store;
+    const quote = await store?.findQuote(quoteId);
+    if (!store || !quote || quote.orgId !== caller.organization || quote.subject !== caller.subject) {
+      return undefined;
+    }
+    return { quote, store };
+  }
+
+  async function forward(
+    store: SubmissionStore,
+    quote: QuoteForSubmission,
+    reservation: Reservation,
+    afterDecline: boolean,
+    signature: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<OpenForAck> {
+    const { hubOrderId: id, attempt } = reservation;
+    const upstream = deps.upstreamOf(quote.providerId);
+    const outcome: SubmitOrderOutcome = upstream
+      ? await upstream.submitOrder(
+          { quoteResponse: quote.template.quoteResponse, ...(signature === undefined ? {} : { signature }) },
+          signal,
+        )
+      : { kind: "not-sent", cause: `provider ${quote.providerId} is not configured` };
+
+    let ending = endingOf(outcome);
+    let detail = detailOf(outcome);
+    let onchainOrderId: `0x${string}` | undefined;
+    if (outcome.kind === "accepted") {
+      onchainOrderId = onchainOrderIdOf(outcome.orderId);
+      if (onchainOrderId === undefined) {
+        ending = { kind: "accepted-unverifiable" };
+        detail = `accepted, but the upstream order id ${JSON.stringify(outcome.orderId)} is not an on-chain id`;
+      } else if (quote.onchainOrderId !== undefined && quote.onchainOrderId !== onchainOrderId) {
+        ending = { kind: "accepted-unverifiable" };
+        detail = `accepted as ${onchainOrderId}, but the quote's recomputed on-chain id is ${quote.onchainOrderId}`;
+      }
+    }
+    const settlement = settleForward(ending, { afterDecline });
+    const at = new Date(clock.now());
+
+    let settled: Reservation | undefined;
+    if (settlement.state === "acked" && outcome.kind === "accepted" && onchainOrderId !== undefined) {
+      try {
+        settled = await store.settle(id, attempt, {
+          state: "acked",
+          at,
+          upstreamOrderId: outcome.orderId,
+          onchainOrderId,
+          onchainOrderIdSource: quote.onchainOrderId === undefined ? "upstream" : "verified",
+          view: firstUpstreamView(at),
+        });
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        logger.error(
+          { hubOrderId: id, onchainOrderId },
+          "upstream acked an on-chain id another submission holds",
+        );
+        settled = await store.settle(id, attempt, {
+          state: "unknown",
+          code: "EIN0050",
+          detail: `accepted as ${onchainOrderId}, which another submission holds`,
+        });
+        if (settled) throw new HubError("EIN0050");
+      }
+    } else {
+      settled = await store.settle(id, attempt, {
+        state: settlement.state as "unknown" | "refused" | "released",
+        code: settlement.code ?? "EIN0050",
+        detail,
+      });
+    }
+    if (!settled) {
+      // An operator reconciled this attempt while it was under way: answer from what they decided.
+      const current = await store.find(id);
+      if (current?.state === "acked") return openForAck(current);
+      throw unknownOutcome();
+    }
+    logger.info(
+      { hubOrderId: id, attempt, outcome: outcome.kind, state: settled.state, detail },
+      "submission forwarded",
+    );
+    if (settled.state === "acked") return openForAck(settled);
+    const code = settlement.code ?? "EIN0050";
+    throw new HubError(code, {
+      ...(settlement.params ? { params: settlement.params } : {}),
+      ...(REFUSAL_MESSAGES[code] ? { message: REFUSAL_MESSAGES[code] } : {}),
+    });
+  }
+
+  return {
+    async submitOpenFor(request, caller, signal) {
+      const owned = await ownQuote(request.quoteId, caller);
+      if (!owned)
+        throw new HubError("EIN0001", { reference: "quoteId", message: "Unknown quote: quote again." });
+      const { quote, store } = owned;
+      if (quote.quoteRequestId !== request.quoteRequestId) {
+        throw new HubError("EIN0001", {
+          reference: "quoteRequestId",
+          message: "quoteRequestId is not the round of this quote.",
+        });
+      }
+      if (!OPEN_FOR_LANES.includes(quote.lane)) {
+        throw new HubError("EIN0001", {
+          reference: "quoteId",
+          message: "This winner does not complete here: register it with POST /order.",
+        });
+      }
+      const signature = openForSignature(quote.lane, request.signature);
+      const id = hubOrderId(quote.quoteId);
+      const requestFingerprint = fingerprint({
+        quoteRequestId: request.quoteRequestId,
+        quoteId: request.quoteId,
+        signature: signature ?? null,
+      });
+
+      for (let round = 0; round < MAX_ROUNDS; round += 1) {
+        const existing = await store.find(id);
+        const now = clock.now();
+        const registrable = now < quote.registrableUntil.getTime();
+        if (!existing) {
+          if (!registrable)
+            throw new HubError("EIN0005", { message: "Quote expired: re-quote and sign again." });
+          const reserved = await store.reserve({
+            hubOrderId: id,
+            quote,
+            route: "openfor",
+            requestFingerprint,
+            at: new Date(now),
+          });
+          if (reserved) return forward(store, quote, reserved, false, signature, signal);
+          continue;
+        }
+        const move = moveOnExistingReservation(existing.state);
+        if (move.kind === "answer-ack") return openForAck(existing);
+        if (move.kind === "answer-unknown") throw unknownOutcome();
+        if (!registrable)
+          throw new HubError("EIN0005", { message: "Quote expired: re-quote and sign again." });
+        const taken = await store.takeForNewAttempt({
+          hubOrderId: id,
+          fromState: existing.state,
+          fromAttempt: existing.attempt,
+          requestFingerprint,
+        });
+        if (taken) {
+          const afterDecline = existing.state === "refused" && existing.lastCode === "EIN0021";
+          return forward(store, quote, taken, afterDecline, signature, signal);
+        }
+      }
+      throw unknownOutcome();
     },
-    async createOrder() {
-      throw new HubError("EIN0010", { message: "Unknown quote." });
+
+    async createOrder(request, caller) {
+      const owned = await ownQuote(request.quoteId, caller);
+      if (!owned) throw new HubError("EIN0010", { message: "Unknown quote." });
+      const { quote, store } = owned;
+      const existing = await store.find(hubOrderId(quote.quoteId));
+      if (existing?.state === "acked" && existing.submittedAt !== undefined) {
+        return {
+          orderId: existing.hubOrderId,
+          quoteId: existing.quoteId,
+          createdAt: existing.submittedAt.toISOString(),
+        };
+      }
+      if (clock.now() >= quote.expiresAt.getTime()) {
+        throw new HubError("EIN0005", {
+          message: "Quote expired: a first registration is refused after expiresAt.",
+        });
+      }
+      if (OPEN_FOR_LANES.includes(quote.lane)) {
+        throw new HubError("EIN0007", {
+          message: "This quote completes through POST /order/openfor, not POST /order.",
+        });
+      }
+      throw new HubError("EIN0007", {
+        message: "Open-flow registration is not enabled on this deployment.",
+      });
     },
   };
 }
