@@ -14,12 +14,13 @@ export interface PollLoop {
   stop(): Promise<void>;
 }
 
-/** Runs `tick` every `intervalMs`, never two at once; a failing tick is logged and the loop goes on. */
+/** Runs `tick` every `intervalMs`, never two at once; a failing tick is logged (once per distinct failure) and the loop goes on. */
 export function createPollLoop(config: PollLoopConfig, tick: () => Promise<void>): PollLoop {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = true;
   let again = false;
+  let lastFailure: string | undefined;
 
   function schedule(delayMs: number): void {
     if (stopped) return;
@@ -34,7 +35,17 @@ export function createPollLoop(config: PollLoopConfig, tick: () => Promise<void>
       return;
     }
     running = tick()
-      .catch((error: unknown) => config.logger.warn({ err: error, loop: config.name }, "poll tick failed"))
+      .then(() => {
+        if (lastFailure !== undefined) config.logger.info({ loop: config.name }, "poll tick recovered");
+        lastFailure = undefined;
+      })
+      .catch((error: unknown) => {
+        // A dead node fails every tick; say so once per distinct failure, not ten times a second.
+        const failure = error instanceof Error ? error.message : String(error);
+        if (failure !== lastFailure)
+          config.logger.warn({ err: error, loop: config.name }, "poll tick failed");
+        lastFailure = failure;
+      })
       .finally(() => {
         running = undefined;
         const soon = again;

@@ -43,3 +43,24 @@ test("a failing tick is logged and the loop keeps going; wake runs a tick withou
   await pollUntil("a woken tick after the failure", async () => ticks === 2, { timeoutMs: 2000 });
   await loop.stop();
 });
+
+test("a tick failing the same way again and again is logged once, and its recovery once", async () => {
+  const lines: string[] = [];
+  const recording = pino(
+    { level: "info" },
+    {
+      write(line: string) {
+        lines.push(JSON.parse(line).msg);
+      },
+    },
+  );
+  let ticks = 0;
+  const loop = createPollLoop({ name: "test", intervalMs: 1, logger: recording }, async () => {
+    ticks++;
+    if (ticks <= 5) throw new Error("node down");
+  });
+  loop.start();
+  await pollUntil("ticks past the failures", async () => ticks >= 7);
+  await loop.stop();
+  assert.deepEqual(lines, ["poll tick failed", "poll tick recovered"]);
+});
