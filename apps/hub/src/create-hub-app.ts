@@ -15,7 +15,6 @@ import { createCatalogService } from "./services/catalog-service.js";
 import { type Clock, systemClock } from "./services/clock.js";
 import { createGatewayCredentialCheck } from "./services/gateway-credential.js";
 import { createOnchainService } from "./services/onchain-service.js";
-import { createOpenapiDocument } from "./services/openapi-document.js";
 import { createOrderService } from "./services/order-service.js";
 import { createOrderStatusService } from "./services/order-status-service.js";
 import { createOrganizationRateLimiter } from "./services/organization-rate-limiter.js";
@@ -59,15 +58,6 @@ function defaultOpenapiPath(): string {
   return fileURLToPath(new URL("../openapi.yaml", import.meta.resolve("@hub/contract")));
 }
 
-function readOptional(path: string): Buffer | undefined {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-}
-
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
@@ -94,9 +84,12 @@ export function createHubApp(deps: HubAppDeps): HubApp {
   const clock = deps.clock ?? systemClock;
   const { logger } = deps;
   const openapiPath = deps.openapiPath ?? defaultOpenapiPath();
-  const openapiYaml = readOptional(openapiPath);
-  if (openapiYaml === undefined)
-    logger.warn({ path: openapiPath }, "no OpenAPI document: its route answers EIN0049");
+  let openapiYaml: Buffer;
+  try {
+    openapiYaml = readFileSync(openapiPath);
+  } catch (error) {
+    throw new Error(`the OpenAPI document ${openapiPath} cannot be read: ${(error as Error).message}`);
+  }
 
   const admission = createQuoteAdmission({ limit: config.quotesInFlight });
   const metrics = createHubMetrics();
@@ -105,7 +98,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
   const router = createOperationRouter();
   registerHubRoutes(router, {
     catalog: createCatalogService({ catalog: deps.catalog }),
-    openapi: createOpenapiDocument({ yaml: openapiYaml, path: openapiPath }),
+    openapiYaml,
     quotes: createQuoteService({
       admission,
       catalog: deps.catalog,

@@ -232,11 +232,7 @@ describe("the body decoder under random and hostile input", () => {
       const [method, url] = rng.pick(posts);
       const contentType = rng.pick(CONTENT_TYPES);
       const body = randomBody(rng);
-      const headers: Record<string, string> = {
-        ...gatewayHeaders(),
-        ...SUBJECT,
-        "content-length": String(body.length),
-      };
+      const headers: Record<string, string> = { ...gatewayHeaders(), ...SUBJECT };
       if (contentType !== undefined) headers["content-type"] = contentType;
       const response = await fetch(`http://127.0.0.1:${port}${url}`, { method, headers, body });
       const answer: HubAnswer = answerOf(

@@ -248,19 +248,41 @@ describe("the hub over real HTTP", () => {
 
 describe("failures and cancellation", () => {
   test("an unexpected failure answers EIN0049 with nothing internal, logged with the request id", async () => {
-    const hub = startTestHub({}, { openapiPath: "/nonexistent/openapi.yaml" });
-    const answer = await call(hub, "GET", "/v1/openapi.yaml", {
-      headers: { [hubHeaders.requestId]: "fail-1" },
+    const { createHubApp } = await import("../src/index.js");
+    const logLines: string[] = [];
+    const hub = createHubApp({
+      config: { gatewayCredential: GATEWAY_SECRET },
+      catalog: testCatalog(),
+      // The counters are a seam outside the hub; a rejecting take models Redis going away.
+      counters: { take: async () => Promise.reject(new Error("connect ECONNREFUSED 10.0.0.7:6379")) },
+      logger: (await import("pino")).pino(
+        { level: "info" },
+        { write: (line: string) => logLines.push(line) },
+      ),
+      replicaId: "r1",
+    });
+    const answer = await call(hub, "POST", "/v1/quote", {
+      headers: { [hubHeaders.requestId]: "fail-1", ...SUBJECT },
+      json: quoteBody(),
     });
     const entry = assertRefusal(answer, "EIN0049");
     assert.deepEqual(entry, { error_code: "EIN0049" });
-    assert.doesNotMatch(answer.body.toString(), /nonexistent|openapi|Error|at /);
-    const lines = hub.logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    const logged = lines.find((line) => line.request_id === "fail-1");
+    assert.doesNotMatch(answer.body.toString(), /ECONNREFUSED|6379|Error|at /);
+    const logged = logLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.request_id === "fail-1");
     assert.ok(logged, "the failure is logged with the request id");
     assert.equal(logged.level, 50);
-    assert.match(JSON.stringify(logged.err), /nonexistent/);
+    assert.equal(logged.operationId, "createQuote");
+    assert.match(JSON.stringify(logged.err), /ECONNREFUSED/);
     await hub.close();
+  });
+
+  test("the hub refuses to start without its OpenAPI document", async () => {
+    assert.throws(
+      () => startTestHub({}, { openapiPath: "/nonexistent/openapi.yaml" }),
+      /OpenAPI document \/nonexistent\/openapi.yaml cannot be read/,
+    );
   });
 
   test("each answered call is logged as JSON at debug with its request id, operationId and code", async () => {

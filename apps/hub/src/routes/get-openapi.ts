@@ -5,8 +5,6 @@ import type { HubServices } from "../services/hub-services.js";
 export const operationId = "getOpenapi";
 
 export function registerGetOpenapi(router: OperationRouter, services: HubServices): void {
-  router.add({
-    operationId,
-    handle: () => new RawBody("application/yaml", services.openapi.yaml()),
-  });
+  const document = new RawBody("application/yaml", services.openapiYaml);
+  router.add({ operationId, handle: () => document });
 }

@@ -1,6 +1,5 @@
 import type { CatalogService } from "./catalog-service.js";
 import type { OnchainService } from "./onchain-service.js";
-import type { OpenapiDocument } from "./openapi-document.js";
 import type { OrderService } from "./order-service.js";
 import type { OrderStatusService } from "./order-status-service.js";
 import type { QuoteService } from "./quote-service.js";
@@ -8,7 +7,8 @@ import type { QuoteService } from "./quote-service.js";
 /** Everything the route handlers call; none of it knows HTTP. */
 export interface HubServices {
   catalog: CatalogService;
-  openapi: OpenapiDocument;
+  /** The OpenAPI document's YAML, read once at start. */
+  openapiYaml: Buffer;
   quotes: QuoteService;
   orders: OrderService;
   orderStatus: OrderStatusService;
