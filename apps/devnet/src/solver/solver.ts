@@ -13,15 +13,7 @@ import {
   outputSettlerAbi,
   type StandardOrder,
 } from "@hub/chain";
-import {
-  type Address,
-  BaseError,
-  concat,
-  decodeEventLog,
-  type Hex,
-  maxUint256,
-  type TransactionReceipt,
-} from "viem";
+import { type Address, BaseError, decodeEventLog, type Hex, maxUint256, type TransactionReceipt } from "viem";
 import { type Clock, createSystemClock } from "../aggregator/clock.js";
 import { decodeInteropAddress, encodeInteropAddress } from "../aggregator/interop-address.js";
 import type {
@@ -30,11 +22,13 @@ import type {
   SolverPostOrderResponse,
   TransactionType,
 } from "../aggregator/oif-order.js";
-import { statusOrder } from "../aggregator/oif-order.js";
 import type { OifOrder, SolverQuote } from "../aggregator/oif-quote.js";
 import { getQuoteRequestSchema, validateQuoteRequest } from "../aggregator/oif-quote-request.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
+import { openForSignature } from "./open-for-signature.js";
 import { permit2OrderPayload, receiveWithAuthorizationPayload, type TokenDomain } from "./order-payloads.js";
+import { quoteAmounts } from "./quote-amounts.js";
+import { reportedStatus } from "./reported-status.js";
 import { createSolverChainClients, type SolverChainClient } from "./solver-chain-clients.js";
 import { SolverError } from "./solver-error.js";
 import { standardOrderToJson } from "./standard-order-json.js";
@@ -200,16 +194,12 @@ export function createSolver(config: SolverConfig): Solver {
     if (!kind || kindOf(destination, outputAsset.address) !== kind)
       throw new SolverError(422, "UNSUPPORTED_ASSET", "input and output must be the same declared asset");
 
-    const keep = 10_000n - BigInt(config.spreadBps);
-    let amountIn: bigint;
-    let amountOut: bigint;
-    if (intent.swapType === "exact-output") {
-      amountOut = BigInt(output.amount!);
-      amountIn = (amountOut * 10_000n + keep - 1n) / keep;
-    } else {
-      amountIn = BigInt(input.amount!);
-      amountOut = (amountIn * keep) / 10_000n;
-    }
+    const { amountIn, amountOut } = quoteAmounts(
+      config.spreadBps,
+      intent.swapType === "exact-output"
+        ? { swapType: "exact-output", amountOut: BigInt(output.amount!) }
+        : { swapType: "exact-input", amountIn: BigInt(input.amount!) },
+    );
     if (amountOut === 0n) throw new SolverError(422, "INSUFFICIENT_LIQUIDITY", "amount too small");
 
     const schemes = intent.originSubmission?.schemes ?? [];
@@ -344,19 +334,6 @@ export function createSolver(config: SolverConfig): Solver {
     };
   }
 
-  function normaliseSignature(signature: string, orderType: OifOrder["type"]): Hex {
-    const hex = (signature.startsWith("0x") ? signature : `0x${signature}`).toLowerCase() as Hex;
-    const bytes = (hex.length - 2) / 2;
-    const scheme: Hex = orderType === "oif-3009-v0" ? "0x01" : "0x00";
-    if (bytes === 65) return concat([scheme, hex]);
-    if (bytes === 66 && hex.slice(2, 4) === scheme.slice(2)) return hex;
-    throw new SolverError(
-      422,
-      "SOLVER_REJECTED",
-      `signature must be 65 bytes, or 66 bytes starting with the ${scheme} scheme byte`,
-    );
-  }
-
   async function submitOrder(body: unknown): Promise<SolverPostOrderResponse> {
     if (config.faults?.get(config.id).refuseOrders)
       throw new SolverError(422, "SOLVER_REJECTED", `solver ${config.id} refuses new orders`);
@@ -385,7 +362,13 @@ export function createSolver(config: SolverConfig): Solver {
     const rawSignature = typeof request.signature === "string" ? request.signature : "";
     let signature: Hex | undefined;
     if (rawSignature !== "" && rawSignature !== "0x") {
-      signature = normaliseSignature(rawSignature, stored.orderType);
+      signature = openForSignature(rawSignature, stored.orderType);
+      if (!signature)
+        throw new SolverError(
+          422,
+          "SOLVER_REJECTED",
+          "signature must be 65 bytes, or 66 bytes starting with the order type's scheme byte",
+        );
       const origin = client(stored.origin.chainId);
       try {
         await origin.publicClient.simulateContract({
@@ -412,27 +395,12 @@ export function createSolver(config: SolverConfig): Solver {
     return accepted(record);
   }
 
-  function reportedStatus(record: OrderRecord): { status: unknown; hideFill: boolean } {
-    const faults = config.faults;
-    const knobs = faults?.get(config.id) ?? {};
-    let status: unknown = record.status;
-    const rank = statusOrder.indexOf(record.status as (typeof statusOrder)[number]);
-    if (knobs.stallAfterExecuted && rank > statusOrder.indexOf("executed")) status = "executed";
-    const reportedRank = statusOrder.indexOf(status as (typeof statusOrder)[number]);
-    if (faults && knobs.reportOnce === "unknown") {
-      faults.takeReportOnce(config.id);
-      status = "postFilled";
-    } else if (faults && knobs.reportOnce === "backwards" && reportedRank > 0) {
-      faults.takeReportOnce(config.id);
-      status = statusOrder[reportedRank - 1];
-    }
-    return { status, hideFill: knobs.stallAfterExecuted === true };
-  }
-
   function getOrder(orderId: string): SolverOrderResponse {
     const record = orders.get(orderId.toLowerCase().replace(/^0x/, ""));
     if (!record) throw new SolverError(400, "ORDER_NOT_FOUND", `order ${orderId} not found`);
-    const { status, hideFill } = reportedStatus(record);
+    const reported = reportedStatus(record.status, config.faults?.get(config.id) ?? {});
+    if (reported.tookReportOnce) config.faults?.takeReportOnce(config.id);
+    const { status, hideFill } = reported;
     const { quote: stored } = record;
     const fillStatus =
       typeof record.status === "object" && record.status.failed[0] === "Fill" ? "failed" : undefined;
