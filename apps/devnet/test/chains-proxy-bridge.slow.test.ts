@@ -248,6 +248,36 @@ describe("devnet user proxy, swap router and bridge", () => {
     await assert.rejects(release(), /AlreadyReleased/);
   });
 
+  it("a native bridge deposit must carry its amount as value and is released from the destination's native liquidity", async () => {
+    const user = f.devnet.manifest.users[5]!;
+    const recipient = f.devnet.manifest.users[7]!;
+    const amount = parseEther("3");
+    const native = "0x0000000000000000000000000000000000000000";
+    const wallet = walletClientFor(f.origin, user);
+    const deposit = (value: bigint) =>
+      wallet.writeContract({
+        address: f.origin.contracts.bridge,
+        abi: bridgeAbi,
+        functionName: "deposit",
+        args: [native, amount, BigInt(f.destination.chainId), recipient.address, `0x${"00".repeat(32)}`],
+        value,
+      });
+    await assert.rejects(deposit(amount - 1n), /WrongNativeAmount/);
+    const receipt = await f.originClient.waitForTransactionReceipt({ hash: await deposit(amount) });
+    const { depositId, token } = decodeDepositedLogs(receipt.logs)[0]!.args;
+    assert.equal(token, native);
+    const before = await f.destinationClient.getBalance({ address: recipient.address });
+    await f.destinationClient.waitForTransactionReceipt({
+      hash: await walletClientFor(f.destination, f.devnet.manifest.relayer).writeContract({
+        address: f.destination.contracts.bridge,
+        abi: bridgeAbi,
+        functionName: "release",
+        args: [depositId, native, recipient.address, amount],
+      }),
+    });
+    assert.equal(await f.destinationClient.getBalance({ address: recipient.address }), before + amount);
+  });
+
   it("the devnet catalog passes the catalog schema and declares usdc, token and wrapped native but not the undeclared token", () => {
     const catalog = catalogSchema.parse(buildCatalog(f.devnet.manifest));
     assert.equal(catalog.families.evm.length, 2);
