@@ -110,6 +110,7 @@ export function createDispatcher(deps: {
       await organizationLimiter.charge(route.bucket, organization);
     }
 
+    call.signal?.throwIfAborted();
     return operation.handle({
       requestId,
       params,
