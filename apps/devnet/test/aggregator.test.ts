@@ -183,6 +183,28 @@ describe("aggregator HTTP API refusals", () => {
     assert.equal(body.timestamp, Math.floor(nowMs / 1000));
   });
 
+  test("solverOptions timeouts are bounded as the reference bounds them", async () => {
+    for (const solverOptions of [
+      { solverTimeout: 50 },
+      { timeout: 70_000 },
+      { timeout: 300, solverTimeout: 400 },
+    ]) {
+      const answer = await app.inject({
+        method: "POST",
+        url: "/aggregator/api/v1/quotes",
+        payload: { ...quoteBody, solverOptions },
+      });
+      assert.equal(answer.statusCode, 400, JSON.stringify(solverOptions));
+      assert.equal((answer.json() as { error: string }).error, "VALIDATION_ERROR");
+    }
+    const onlyRound = await app.inject({
+      method: "POST",
+      url: "/aggregator/api/v1/quotes",
+      payload: { ...quoteBody, solverOptions: { timeout: 300 } },
+    });
+    assert.equal((onlyRound.json() as { error: string }).error, "AGGREGATION_ERROR");
+  });
+
   test("a round where every solver fails answers 400 AGGREGATION_ERROR", async () => {
     const answer = await app.inject({ method: "POST", url: "/aggregator/api/v1/quotes", payload: quoteBody });
     assert.equal(answer.statusCode, 400);

@@ -178,7 +178,9 @@ export function createAggregator(config: AggregatorConfig): Aggregator {
     const problem = validateQuoteRequest(request);
     if (problem) throw new AggregatorError(400, "VALIDATION_ERROR", `Invalid request: ${problem}`);
     const options = request.solverOptions ?? {};
-    const perSolverMs = options.solverTimeout ?? solverTimeoutMs;
+    // A request naming only the round's timeout shortens the per-solver default to fit inside it.
+    const perSolverMs =
+      options.solverTimeout ?? Math.min(solverTimeoutMs, options.timeout ?? solverTimeoutMs);
     const wholeMs = options.timeout ?? Math.max(globalTimeoutMs, perSolverMs);
     if (perSolverMs < bounds.solverMin || perSolverMs > bounds.solverMax)
       throw new AggregatorError(
