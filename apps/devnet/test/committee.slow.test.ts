@@ -23,7 +23,7 @@ describe("attestation committee", () => {
   });
   after(async () => devnet.stop());
 
-  test("the committee proves a fill on the origin chain's oracle only after its delay, and finalise then pays the filler", async () => {
+  test("the committee proves a fill on the origin chain's oracle only after its delay, and finalise then pays the filler", async (t) => {
     const { manifest, clients } = devnet;
     const [origin, destination] = manifest.chains;
     const user = manifest.users[0]!;
@@ -114,15 +114,29 @@ describe("attestation committee", () => {
       account: originClient.wallet(filler).account,
     } as const;
 
-    assert.equal(await isProven(), false, "proven right after the fill");
-    // The oracle's NotProven() bubbles up through the escrow, whose ABI does not name it.
-    await assert.rejects(originClient.publicClient.simulateContract(finalise), (error: Error) =>
-      error.message.includes(toFunctionSelector("NotProven()")),
+    // Every read is checked against the guarantee: a read that answers "proven" must end at least the
+    // delay after the fill was sent. On a busy machine the first reads may already come that late.
+    const tooEarly = (answeredAt: number) => answeredAt - fillSentAt < delayMs;
+    try {
+      await originClient.publicClient.simulateContract(finalise);
+      assert.ok(!tooEarly(Date.now()), "finalise would pass before the delay");
+    } catch (error) {
+      // The oracle's NotProven() bubbles up through the escrow, whose ABI does not name it.
+      assert.ok((error as Error).message.includes(toFunctionSelector("NotProven()")), String(error));
+    }
+    let unprovenReads = 0;
+    await pollUntil(
+      "the attestation",
+      async () => {
+        const proven = await isProven();
+        if (!proven) unprovenReads++;
+        return proven || undefined;
+      },
+      { timeoutMs: 15_000 },
     );
-
-    await pollUntil("the attestation", async () => (await isProven()) || undefined, { timeoutMs: 15_000 });
     const provenAt = Date.now();
-    assert.ok(provenAt - fillSentAt >= delayMs, `proven ${provenAt - fillSentAt} ms after the fill`);
+    assert.ok(!tooEarly(provenAt), `proven ${provenAt - fillSentAt} ms after the fill`);
+    t.diagnostic(`${unprovenReads} reads saw the fill unproven; proven ${provenAt - fillSentAt} ms after it`);
 
     const view = await devnet.call<{ fills: ObservedFill[] }>("GET", "/control/committee");
     const seen = view.body.fills.find((entry) => entry.orderId === orderId);

@@ -32,10 +32,11 @@ describe("devnet process", () => {
     if (!stopped) await devnet.stop();
   });
 
-  test("createDevnet resolves only once /healthz answers 200, well within the 5 s target", async (t) => {
+  test("createDevnet resolves only once /healthz answers 200, within the 5 s target on an idle machine", async (t) => {
     t.diagnostic(`devnet ready in ${Math.round(readyMs)} ms`);
-    // The target is 5 s on an idle machine; the bound leaves room for a CI box busy with other suites.
-    assert.ok(readyMs < 10_000, `ready took ${readyMs} ms`);
+    // The target is 5 s on an idle machine (0.9 s measured); 7.5 s was seen with two suites running on a
+    // shared 2-core box, so the bound only catches gross regressions (a 4 s receipt poll, a serial deploy).
+    assert.ok(readyMs < 15_000, `ready took ${readyMs} ms`);
     const health = await devnet.call("GET", "/healthz");
     assert.equal(health.status, 200);
     assert.deepEqual(health.body, { status: "ready" });
