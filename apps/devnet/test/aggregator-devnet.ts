@@ -75,10 +75,11 @@ export async function startAggregatorDevnet(): Promise<AggregatorDevnet> {
         { solverId: "beta", name: "Beta", baseUrl: () => `${baseUrl}/solvers/beta/api/v1` },
       ],
       integritySecret,
-      solverTimeoutMs: 1000,
-      globalTimeoutMs: 2000,
-      orderTimeoutMs: 2000,
-      refreshTimeoutMs: 1000,
+      // Generous for a loaded CI machine; the latency knob test goes above solverTimeoutMs.
+      solverTimeoutMs: 3000,
+      globalTimeoutMs: 5000,
+      orderTimeoutMs: 5000,
+      refreshTimeoutMs: 3000,
       clock,
     });
     const app = Fastify();

@@ -163,7 +163,7 @@ describe("per-solver fault knobs, observed through the aggregator and on chain",
     const started = Date.now();
     assert.equal((await call(devnet.baseUrl, "GET", "/solvers/alpha/api/v1/assets")).status, 200);
     assert.ok(Date.now() - started >= 300);
-    await setKnobs("alpha", { latencyMs: 1500 });
+    await setKnobs("alpha", { latencyMs: 3500 });
     const user = devnet.manifest.users[5]!;
     const quotes = await getQuotes(devnet, quoteRequest(devnet, user, "usdc", parseUnits("3", 6)));
     assert.deepEqual(
