@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
@@ -24,6 +25,8 @@ export interface RunningAnvil {
   /** Stops the node and resolves once the process has exited. */
   stop(): Promise<void>;
 }
+
+const setprivPath = "/usr/bin/setpriv";
 
 const platformPackages: Record<string, string> = {
   "linux-x64": "@foundry-rs/anvil-linux-amd64",
@@ -57,7 +60,13 @@ export async function startAnvil(options: StartAnvilOptions): Promise<RunningAnv
   if (options.accounts !== undefined) args.push("--accounts", String(options.accounts));
   if (options.mnemonic !== undefined) args.push("--mnemonic", options.mnemonic);
   if (options.blockGasLimit !== undefined) args.push("--gas-limit", options.blockGasLimit.toString());
-  const child = spawn(anvilBinaryPath(), args, { stdio: ["ignore", "pipe", "pipe"] });
+  // setpriv sets the parent-death signal and then execs anvil (same pid), so a node killed with SIGKILL
+  // (a crashed or timed-out test) leaves no anvil behind.
+  const child = existsSync(setprivPath)
+    ? spawn(setprivPath, ["--pdeathsig", "SIGKILL", anvilBinaryPath(), ...args], {
+        stdio: ["ignore", "pipe", "pipe"],
+      })
+    : spawn(anvilBinaryPath(), args, { stdio: ["ignore", "pipe", "pipe"] });
   const killOnExit = () => child.kill("SIGKILL");
   process.once("exit", killOnExit);
   const exited = new Promise<void>((resolve) => {

@@ -1,7 +1,18 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { createPublicClient, hashDomain, http, parseAbi } from "viem";
 import { installPermit2, PERMIT2_ADDRESS, type RunningAnvil, startAnvil } from "../src/index.js";
+
+async function pollUntil<T>(timeoutMs: number, probe: () => T | undefined): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 function isRunning(pid: number): boolean {
   try {
@@ -64,5 +75,31 @@ describe("startAnvil and installPermit2", () => {
     await anvil.stop();
     assert.equal(isRunning(anvil.pid), false);
     await assert.rejects(fetch(anvil.rpcUrl, { method: "POST" }));
+  });
+  it("an anvil outlives no parent: killing its node process with SIGKILL ends the anvil too", {
+    skip: process.platform !== "linux",
+  }, async () => {
+    const script = `import { startAnvil } from ${JSON.stringify(new URL("../src/start-anvil.ts", import.meta.url).href)};
+const anvil = await startAnvil({ chainId: 31340 });
+console.log("pid " + anvil.pid);
+setInterval(() => {}, 1000);`;
+    const parent = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let output = "";
+    parent.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const pid = await pollUntil(30_000, () => {
+      const match = /pid (\d+)/.exec(output);
+      return match ? Number(match[1]) : undefined;
+    });
+    try {
+      assert.ok(isRunning(pid));
+      parent.kill("SIGKILL");
+      await pollUntil(5_000, () => (isRunning(pid) ? undefined : true));
+    } finally {
+      if (isRunning(pid)) process.kill(pid, "SIGKILL");
+    }
   });
 });
