@@ -1,5 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -76,6 +86,20 @@ async function cachedTemplate(
   return dir;
 }
 
+/** Templates of older migration sets, untouched for an hour, are no longer copied by any test run. */
+function pruneSupersededTemplates(cache: string, current: string): void {
+  const hourAgoMs = Date.now() - 3600_000;
+  for (const name of readdirSync(cache)) {
+    const dir = join(cache, name);
+    if (!/^migrated-[0-9a-f]+$/.test(name) || dir === current) continue;
+    try {
+      if (statSync(dir).mtimeMs < hourAgoMs) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Removed by another test process meanwhile.
+    }
+  }
+}
+
 /**
  * Fresh databases for tests. A fresh PGlite dir costs seconds (initdb), so a migrated template dir is
  * made once (and kept in the temp dir, keyed by PGlite version and migration checksums) and every open
@@ -107,6 +131,7 @@ export function createTestDatabases(config: { databaseUrl: string | undefined })
         await client.close();
       }
     });
+    pruneSupersededTemplates(cache, migrated);
     return { migrated, empty };
   };
 
