@@ -1,3 +1,4 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import {
   API_PREFIX,
@@ -12,7 +13,7 @@ import {
   type RouteDefinition,
 } from "@hub/contract";
 import type { BucketRule, Counters, TakeResult } from "@hub/counters";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Logger } from "pino";
 import { corsHeaders, preflightHeaders } from "./cors-headers.js";
 import type { CredentialResolver } from "./create-credential-resolver.js";
 import type { GatewayConfig } from "./gateway-config.js";
@@ -47,6 +48,8 @@ interface Pool {
 
 interface CallContext {
   readonly requestId: string;
+  readonly ip: string;
+  status: number;
   operation: string;
   /** Headers every answer to this call carries: CORS on project-id calls, RateLimit once a credential is accepted. */
   readonly headers: Record<string, string>;
@@ -59,32 +62,54 @@ export interface ApiCallHandlerDeps {
   readonly counters: Counters;
   readonly transport: HubTransport;
   readonly metrics: GatewayMetrics;
+  readonly logger: Logger;
   readonly clock: () => number;
 }
+
+/** Answers one /v1 call on Node's own request and response; the request id is the gateway's. */
+export type ApiCallHandler = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  requestId: string,
+) => Promise<void>;
 
 /**
  * Answers one /v1 call, in the spec's order (Common rule 5 and Authentication): lockout, route,
  * credential, origin, route open to the credential, body size, rate pools; then the hub. Every refusal
  * is the envelope with the catalogue's status; hub answers pass back unchanged.
  */
-export function createApiCallHandler(
-  deps: ApiCallHandlerDeps,
-): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
-  const { config, credentials, counters, transport, metrics, clock } = deps;
+export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
+  const { config, credentials, counters, transport, metrics, logger, clock } = deps;
+
+  function send(
+    response: ServerResponse,
+    call: CallContext,
+    status: number,
+    headers: OutgoingHttpHeaders,
+    body?: Buffer,
+  ): void {
+    call.status = status;
+    if (body !== undefined) headers["content-length"] = body.length;
+    response.writeHead(status, headers);
+    response.end(body);
+  }
 
   function refuse(
-    reply: FastifyReply,
+    response: ServerResponse,
     call: CallContext,
     code: ErrorCode,
     extra: { params?: string[]; retryAfterMs?: number; message?: string } = {},
   ): string {
     const envelope = errorEnvelope(code, call.requestId, { params: extra.params, message: extra.message });
-    reply.code(errorCatalogue[code].status).headers(call.headers);
-    reply.header("x-request-id", call.requestId).header("content-type", JSON_CONTENT_TYPE);
+    const headers: OutgoingHttpHeaders = {
+      ...call.headers,
+      "x-request-id": call.requestId,
+      "content-type": JSON_CONTENT_TYPE,
+    };
     if (extra.retryAfterMs !== undefined) {
-      reply.header("retry-after", String(Math.max(1, Math.ceil(extra.retryAfterMs / 1000))));
+      headers["retry-after"] = String(Math.max(1, Math.ceil(extra.retryAfterMs / 1000)));
     }
-    reply.send(JSON.stringify(envelope));
+    send(response, call, errorCatalogue[code].status, headers, Buffer.from(JSON.stringify(envelope)));
     return code;
   }
 
@@ -129,8 +154,8 @@ export function createApiCallHandler(
   }
 
   async function forward(
-    request: FastifyRequest,
-    reply: FastifyReply,
+    request: IncomingMessage,
+    response: ServerResponse,
     call: CallContext,
     route: RouteDefinition,
     target: { url: string; orgId: string | undefined; body: Buffer | undefined },
@@ -141,7 +166,7 @@ export function createApiCallHandler(
       [hubHeaders.acceptLanguage]: "en",
       [hubHeaders.gatewayCredential]: config.hubCredential,
       // The hub's per-IP limiter keys on the caller's address as the gateway saw it.
-      [hubHeaders.clientAddress]: request.ip,
+      [hubHeaders.clientAddress]: call.ip,
     };
     if (target.orgId !== undefined) headers[hubHeaders.organization] = target.orgId;
     const subject = request.headers[hubHeaders.subject];
@@ -166,7 +191,7 @@ export function createApiCallHandler(
     let answer: HubAnswer;
     try {
       const sent = transport.send({
-        method: request.method,
+        method: request.method ?? "GET",
         url: target.url,
         headers,
         body: target.body,
@@ -184,12 +209,12 @@ export function createApiCallHandler(
         : error instanceof HubTransportError
           ? error.kind
           : "failing";
-      request.log.warn(
+      logger.warn(
         { request_id: call.requestId, err: error, operation: call.operation, kind },
         "hub call failed",
       );
       return refuse(
-        reply,
+        response,
         call,
         kind === "timeout" ? "EPX0052" : kind === "unreachable" ? "EPX0050" : "EPX0051",
       );
@@ -197,22 +222,29 @@ export function createApiCallHandler(
       clearTimeout(timer);
     }
     if (!isEnvelopeAnswer(answer, route)) {
-      request.log.warn(
-        { operation: call.operation, status: answer.statusCode },
+      logger.warn(
+        { request_id: call.requestId, operation: call.operation, status: answer.statusCode },
         "hub answered without the envelope",
       );
-      return refuse(reply, call, "EPX0051");
+      return refuse(response, call, "EPX0051");
     }
-    for (const [name, value] of Object.entries(answer.headers)) {
-      if (!DROPPED_HUB_HEADERS.has(name) && !name.startsWith("access-control-")) reply.header(name, value);
+    const answerHeaders: OutgoingHttpHeaders = {};
+    for (const name in answer.headers) {
+      if (!DROPPED_HUB_HEADERS.has(name) && !name.startsWith("access-control-"))
+        answerHeaders[name] = answer.headers[name];
     }
-    if (answer.headers[hubHeaders.requestId] === undefined) reply.header("x-request-id", call.requestId);
-    reply.headers(call.headers).code(answer.statusCode).send(answer.body);
+    if (answer.headers[hubHeaders.requestId] === undefined) answerHeaders["x-request-id"] = call.requestId;
+    Object.assign(answerHeaders, call.headers);
+    send(response, call, answer.statusCode, answerHeaders, answer.body);
     return answer.statusCode === 200 ? "OK" : "hub";
   }
 
-  async function serve(request: FastifyRequest, reply: FastifyReply, call: CallContext): Promise<string> {
-    const url = request.raw.url ?? "/";
+  async function serve(
+    request: IncomingMessage,
+    response: ServerResponse,
+    call: CallContext,
+  ): Promise<string> {
+    const url = request.url ?? "/";
     const mark = url.indexOf("?");
     const path = mark === -1 ? url : url.slice(0, mark);
     const apiPath = path.slice(API_PREFIX.length);
@@ -224,25 +256,28 @@ export function createApiCallHandler(
 
     if (request.method === "OPTIONS" && headers["access-control-request-method"] !== undefined) {
       call.operation = "preflight";
-      if (!pathExists(apiPath)) return refuse(reply, call, "EPX0004");
-      reply.code(204).headers(preflightHeaders(origin, config.preflightMaxAgeSeconds));
-      reply.header("x-request-id", call.requestId).send();
+      if (!pathExists(apiPath)) return refuse(response, call, "EPX0004");
+      const headers = {
+        ...preflightHeaders(origin, config.preflightMaxAgeSeconds),
+        "x-request-id": call.requestId,
+      };
+      send(response, call, 204, headers);
       return "preflight";
     }
 
-    const ip = request.ip;
+    const ip = call.ip;
     const lockout = await counters.peek(lockoutKey(ip), config.lockoutWindowMs);
     if (lockout.count >= config.lockoutFailures) {
-      return refuse(reply, call, "EPX0081", { retryAfterMs: lockout.windowEndMs - clock() });
+      return refuse(response, call, "EPX0081", { retryAfterMs: lockout.windowEndMs - clock() });
     }
 
     let matched: ReturnType<typeof matchRoute>;
     try {
-      matched = matchRoute(request.method, apiPath);
+      matched = matchRoute(request.method ?? "", apiPath);
     } catch {
       matched = undefined; // a path parameter that is not valid percent-encoding names no route
     }
-    if (!matched) return refuse(reply, call, "EPX0004");
+    if (!matched) return refuse(response, call, "EPX0004");
     const { route } = matched;
     call.operation = route.operationId;
 
@@ -252,13 +287,13 @@ export function createApiCallHandler(
       const parsed = parseCredential(headers);
       if (!parsed.ok) {
         if (parsed.counts) await countFailure(ip);
-        return refuse(reply, call, parsed.code);
+        return refuse(response, call, parsed.code);
       }
       if (parsed.kind === "key") {
         const check = await credentials.checkKey(parsed.key);
         if (!check.ok) {
           await countFailure(ip);
-          return refuse(reply, call, check.code);
+          return refuse(response, call, check.code);
         }
         orgId = check.orgId;
         pools = [{ key: `gw:org:${orgId}`, rule: config.organizationPool, code: "EPX0080" }];
@@ -266,9 +301,10 @@ export function createApiCallHandler(
         const check = await credentials.checkProject(parsed.projectId);
         if (!check.ok) {
           await countFailure(ip);
-          return refuse(reply, call, check.code);
+          return refuse(response, call, check.code);
         }
-        if (origin !== undefined && !check.allowedOrigins.has(origin)) return refuse(reply, call, "EPX0010");
+        if (origin !== undefined && !check.allowedOrigins.has(origin))
+          return refuse(response, call, "EPX0010");
         orgId = check.orgId;
         pools = [
           { key: `gw:visitor:${check.projectId}:${ip}`, rule: config.visitorBucket, code: "EPX0082" },
@@ -276,20 +312,20 @@ export function createApiCallHandler(
         ];
         if (route.access === "key-only") {
           await takeFromPools(call, pools, 0);
-          return refuse(reply, call, "EPX0003");
+          return refuse(response, call, "EPX0003");
         }
       }
     }
 
-    const read = await readBody(request.raw, config.bodyLimitBytes, config.bodyReadTimeoutMs);
+    const read = await readBody(request, config.bodyLimitBytes, config.bodyReadTimeoutMs);
     if (!read.ok) {
       // The rest of the body is never read, so the connection cannot carry another request.
       call.headers.connection = "close";
       if (read.reason === "too-large") {
         if (pools.length > 0) await takeFromPools(call, pools, 0);
-        return refuse(reply, call, "EPX0005");
+        return refuse(response, call, "EPX0005");
       }
-      return refuse(reply, call, "EPX0006", {
+      return refuse(response, call, "EPX0006", {
         message:
           read.reason === "timeout"
             ? "Request body did not arrive within the time allowed."
@@ -301,36 +337,53 @@ export function createApiCallHandler(
       const taken = await takeFromPools(call, pools, 1);
       if (taken.refusedBy) {
         const ms = taken.result.retryAfterMs;
-        return refuse(reply, call, taken.refusedBy.code, { params: [String(ms)], retryAfterMs: ms });
+        return refuse(response, call, taken.refusedBy.code, { params: [String(ms)], retryAfterMs: ms });
       }
     }
 
     const forwardedUrl = route.forwardsQuery && mark !== -1 ? url : path;
-    return forward(request, reply, call, route, { url: forwardedUrl, orgId, body: read.body });
+    return forward(request, response, call, route, { url: forwardedUrl, orgId, body: read.body });
   }
 
-  return async function answerApiCall(request, reply) {
+  function clientAddress(request: IncomingMessage): string {
+    const peer = request.socket.remoteAddress ?? "unknown";
+    if (!config.trustProxy) return peer;
+    const forwarded = request.headers["x-forwarded-for"];
+    const first = typeof forwarded === "string" ? forwarded.split(",")[0]?.trim() : undefined;
+    return first || peer;
+  }
+
+  return async function answerApiCall(request, response, requestId) {
     const started = performance.now();
-    const call: CallContext = { requestId: request.id, operation: "none", headers: {}, reachedHub: false };
+    const call: CallContext = {
+      requestId,
+      ip: clientAddress(request),
+      status: 0,
+      operation: "none",
+      headers: {},
+      reachedHub: false,
+    };
     let code: string;
     try {
-      code = await serve(request, reply, call);
+      code = await serve(request, response, call);
     } catch (error) {
       // Everything before the hub call is the gateway's own check against the store and the counters.
-      request.log.error(
-        { err: error, operation: call.operation },
+      logger.error(
+        { request_id: call.requestId, err: error, operation: call.operation },
         "credential or counters could not be checked",
       );
-      code = reply.sent ? "unknown" : refuse(reply, call, call.reachedHub ? "EPX0051" : "EPX0053");
+      code = response.headersSent
+        ? "unknown"
+        : refuse(response, call, call.reachedHub ? "EPX0051" : "EPX0053");
     }
     const ms = performance.now() - started;
-    metrics.observe(call.operation, code, reply.statusCode, ms / 1000);
+    metrics.observe(call.operation, code, call.status, ms / 1000);
     // Every refusal of the gateway's own is logged at info; passed-through answers only at debug, since a
     // line per call costs a quarter of the gateway's time and /metrics counts them.
     const level = code === "OK" || code === "hub" || code === "preflight" ? "debug" : "info";
-    if (request.log.isLevelEnabled(level)) {
-      request.log[level](
-        { request_id: call.requestId, operation: call.operation, code, status: reply.statusCode, ms },
+    if (logger.isLevelEnabled(level)) {
+      logger[level](
+        { request_id: call.requestId, operation: call.operation, code, status: call.status, ms },
         "answered",
       );
     }

@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import {
   API_PREFIX,
@@ -71,9 +71,9 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
 
 /**
  * The public gateway (DESIGN §1): credential, origin and CORS, route access, body limit, pools and
- * lockout, timeouts, hub headers; hub answers pass back unchanged. Every /v1 call is answered in the
- * onRequest hook, before Fastify would read or judge a body, since the body's bytes and Content-Type
- * must reach the hub as sent. /healthz and /metrics sit outside /v1.
+ * lockout, timeouts, hub headers; hub answers pass back unchanged. Every /v1 call is answered by the
+ * gateway's own handler on Node's request and response, never by Fastify's body parsing, since the
+ * body's bytes and Content-Type must reach the hub as sent. /healthz and /metrics sit outside /v1.
  */
 export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
   const config = gatewayConfigSchema.parse(deps.config);
@@ -84,8 +84,11 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
     counters: deps.counters,
     transport: deps.transport,
     metrics: createGatewayMetrics(registry),
+    logger: deps.logger,
     clock: deps.clock ?? Date.now,
   });
+  const requestTimeoutMs =
+    Math.max(config.quoteTimeoutMs, config.timeoutMs, config.bodyReadTimeoutMs) + 5_000;
 
   const app = Fastify({
     loggerInstance: deps.logger,
@@ -95,18 +98,31 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
     genReqId: () => newRequestId(),
     requestIdHeader: false,
     trustProxy: config.trustProxy,
-    // A backstop behind the gateway's own body and hub timeouts, which answer first with their codes.
-    requestTimeout: Math.max(config.quoteTimeoutMs, config.timeoutMs, config.bodyReadTimeoutMs) + 5_000,
+    // /v1 calls go from Node's server straight to the gateway's handler: Fastify's per-request work
+    // (request and reply objects, routing, hooks, reply serialization) cost more than the gateway's own
+    // checks and the hub together (docs/decisions/gateway.md, Throughput). Fastify serves the rest.
+    serverFactory: (fastifyHandler) => {
+      const server = createServer((request, response) => {
+        if (isApiUrl(request.url ?? "")) void answerApiCall(request, response, newRequestId());
+        else fastifyHandler(request, response);
+      });
+      server.keepAliveTimeout = 72_000;
+      // A backstop behind the gateway's own body and hub timeouts, which answer first with their codes.
+      server.requestTimeout = requestTimeoutMs;
+      return server;
+    },
     clientErrorHandler: answerClientError,
     frameworkErrors: (error, _request, reply) => {
       sendRefusal(reply, error.code === "FST_ERR_BAD_URL" ? "EPX0004" : "EPX0006");
     },
   });
 
+  // The same handler for calls that enter through Fastify itself (app.inject); it answers on the raw
+  // request and response, before Fastify would read or judge a body.
   app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isApiUrl(request.raw.url ?? "")) return;
-    await answerApiCall(request, reply);
-    return reply;
+    reply.hijack();
+    await answerApiCall(request.raw, reply.raw, request.id);
   });
 
   app.get("/healthz", async (_request, reply) => {

@@ -179,6 +179,20 @@ describe("gateway credentials, origins and CORS", () => {
     for (const line of answered) assert.match(line.request_id, /.+/);
   });
 
+  test("calls through app.inject get the same rules as calls over the socket", async () => {
+    const ok = await gw.app.inject({ method: "GET", url: "/v1/catalog", headers: { "x-api-key": key } });
+    assert.equal(ok.statusCode, 200);
+    assert.equal(ok.json().data.headers["x-service-org"], "org_a");
+    const refused = await gw.app.inject({
+      method: "POST",
+      url: "/v1/quote",
+      headers: { "content-type": "garbage" },
+    });
+    assert.equal(refused.statusCode, 401);
+    assert.equal(refused.json().errors[0].error_code, "EPX0001");
+    assert.equal(refused.json().request_id, refused.headers["x-request-id"]);
+  });
+
   test("GET /healthz answers 200 outside /v1 without a credential", async () => {
     const answer = await callGateway(gw.origin, "GET", "/healthz");
     assert.equal(answer.status, 200);
