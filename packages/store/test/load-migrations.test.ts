@@ -14,7 +14,10 @@ function folder(files: Record<string, string>): string {
 test("the package's migrations load in order, numbered 1, 2, 3... from 0001_access", () => {
   const migrations = loadMigrations(migrationsDir);
   assert.equal(migrations[0]?.name, "access");
-  migrations.forEach((m, i) => assert.equal(m.version, i + 1));
+  assert.deepEqual(
+    migrations.map((m) => m.version),
+    migrations.map((_, i) => i + 1),
+  );
 });
 
 test("two files with one number, a gap, or a misnamed file stop the load with the file named", () => {
