@@ -75,7 +75,8 @@ export async function startAnvil(options: StartAnvilOptions): Promise<RunningAnv
   });
   const stop = async () => {
     process.removeListener("exit", killOnExit);
-    if (child.exitCode === null && child.signalCode === null) {
+    // No pid: the process never started, so there is nothing to stop (and no exit event will come).
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 2000);
       await exited;
@@ -109,17 +110,20 @@ function waitForListening(child: ChildProcess, timeoutMs: number): Promise<numbe
     };
     const onExit = (code: number | null) =>
       finish(new Error(`anvil exited (${code}) before listening: ${output}`));
+    const onError = (error: Error) => finish(new Error(`anvil could not start: ${error.message}`));
     const finish = (error?: Error, port?: number) => {
       clearTimeout(timer);
       child.stdout?.off("data", onData);
       child.stderr?.off("data", onData);
       child.off("exit", onExit);
+      child.off("error", onError);
       if (error) reject(error);
       else resolve(port!);
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
     child.once("exit", onExit);
+    child.once("error", onError);
   });
 }
 
