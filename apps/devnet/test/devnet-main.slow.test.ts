@@ -58,10 +58,12 @@ describe("devnet main", () => {
     started.push(run);
     const ready = await pollUntil(
       "the ready line",
-      async () => /devnet ready in (\d+) ms at (\S+)/.exec(run.output()),
-      {
-        timeoutMs: 30_000,
+      async () => {
+        if (run.child.exitCode !== null)
+          throw new Error(`main exited ${run.child.exitCode}: ${run.output()}`);
+        return /devnet ready in (\d+) ms at (\S+)/.exec(run.output());
       },
+      { timeoutMs: 60_000 },
     );
     t.diagnostic(`main reported ready in ${ready[1]} ms`);
     const url = ready[2]!;

@@ -108,7 +108,7 @@ describe("open-flow bridge lane", () => {
     assert.deepEqual(read.body, body);
   });
 
-  test("an undeclared token, a same-chain transfer and an unknown quote are refused", async () => {
+  test("an undeclared token, a same-chain transfer, an amount beyond uint256 and an unknown quote are refused", async () => {
     const [source, destination] = devnet.manifest.chains;
     const user = devnet.manifest.users[0]!;
     const undeclared = await devnet.call<{ error: string }>("POST", "/external/quote", {
@@ -126,6 +126,14 @@ describe("open-flow bridge lane", () => {
       recipient: user.address,
     });
     assert.equal(sameChain.body.error, "NO_ROUTE");
+    const huge = await devnet.call<{ error: string }>("POST", "/external/quote", {
+      sourceAsset: usdcKey(0),
+      destinationAsset: usdcKey(1),
+      amount: "9".repeat(78),
+      recipient: user.address,
+    });
+    assert.equal(huge.status, 400);
+    assert.equal(huge.body.error, "VALIDATION_ERROR");
     const unknown = await devnet.call<{ error: string }>("GET", "/external/quotes/xq_missing/status");
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.error, "QUOTE_NOT_FOUND");

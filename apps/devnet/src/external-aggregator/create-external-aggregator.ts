@@ -1,7 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { bridgeAbi, type DevnetManifest } from "@hub/chain";
 import type { Catalog } from "@hub/contract";
-import { encodeFunctionData, erc20Abi, getAddress, isAddressEqual, keccak256, stringToBytes } from "viem";
+import {
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  isAddressEqual,
+  keccak256,
+  maxUint256,
+  stringToBytes,
+} from "viem";
 import type { Clock } from "../aggregator/clock.js";
 import { bridgeOutputAmount } from "../bridge-output-amount.js";
 import type { ChainClients } from "../create-chain-clients.js";
@@ -97,6 +105,8 @@ export function createExternalAggregator(
         );
 
       const amountIn = BigInt(request.amount);
+      if (amountIn > maxUint256)
+        throw new ExternalAggregatorError(400, "VALIDATION_ERROR", "amount: does not fit in uint256");
       const amountOut = bridgeOutputAmount(amountIn, config.feeBps);
       if (amountOut <= 0n)
         throw new ExternalAggregatorError(400, "NO_ROUTE", "the amount does not cover the fee");
