@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
-import { type HubAnswer, hubHeaders } from "@hub/contract";
+import { type HubAnswer, hubHeaders, successEnvelope } from "@hub/contract";
 import {
   GATEWAY_SECRET,
   SUBJECT,
@@ -205,6 +205,9 @@ describe("the hub over real HTTP", () => {
       await send(port, { method: "GET", path: "/v1/catalog", headers: gatewayHeaders() }),
     );
     assert.deepEqual(first.data, testCatalog());
+    const headers = { ...gatewayHeaders(), [hubHeaders.requestId]: "cat-1" };
+    const raw = await send(port, { method: "GET", path: "/v1/catalog", headers });
+    assert.equal(raw.body.toString(), JSON.stringify(successEnvelope(testCatalog(), "cat-1")));
   });
 
   test("GET /v1/openapi.yaml serves the contract's document as application/yaml", async () => {

@@ -9,10 +9,16 @@ import {
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
-/** Data already serialized to JSON once (the catalog): spliced into the envelope as is. */
+/** Data serialized once (the catalog): the envelope's bytes up to the request id are kept ready. */
 export class PrerenderedJson {
-  constructor(readonly json: string) {}
+  readonly head: Buffer;
+  constructor(json: string) {
+    // Same bytes as JSON.stringify(successEnvelope(...)): success, data, request_id in that order.
+    this.head = Buffer.from(`{"success":true,"data":${json},"request_id":`, "utf8");
+  }
 }
+
+const CLOSING_BRACE = 0x7d;
 
 /** A success answer that is not an envelope (the OpenAPI document). */
 export class RawBody {
@@ -37,11 +43,15 @@ function answer(statusCode: number, requestId: string, contentType: string, body
 /** HTTP 200 with the success envelope around the handler's result. */
 export function successAnswer(result: unknown, requestId: string): HubAnswer {
   if (result instanceof RawBody) return answer(200, requestId, result.contentType, result.body);
-  // Same bytes as JSON.stringify(successEnvelope(...)): success, data, request_id in that order.
-  const text =
-    result instanceof PrerenderedJson
-      ? `{"success":true,"data":${result.json},"request_id":${JSON.stringify(requestId)}}`
-      : JSON.stringify(successEnvelope(result, requestId));
+  if (result instanceof PrerenderedJson) {
+    const id = JSON.stringify(requestId);
+    const { head } = result;
+    const body = Buffer.allocUnsafe(head.length + Buffer.byteLength(id, "utf8") + 1);
+    head.copy(body, 0);
+    body[body.write(id, head.length, "utf8") + head.length] = CLOSING_BRACE;
+    return answer(200, requestId, JSON_CONTENT_TYPE, body);
+  }
+  const text = JSON.stringify(successEnvelope(result, requestId));
   return answer(200, requestId, JSON_CONTENT_TYPE, Buffer.from(text, "utf8"));
 }
 
