@@ -16,6 +16,7 @@ import type { BucketRule, Counters, TakeResult } from "@hub/counters";
 import type { Logger } from "pino";
 import { corsHeaders, preflightHeaders } from "./cors-headers.js";
 import type { CredentialResolver } from "./create-credential-resolver.js";
+import { createDeadlines, TIMED_OUT } from "./create-deadlines.js";
 import type { GatewayConfig } from "./gateway-config.js";
 import type { GatewayMetrics } from "./gateway-metrics.js";
 import { HubTransportError } from "./hub-transport-error.js";
@@ -36,9 +37,6 @@ const DROPPED_HUB_HEADERS = new Set([
   "te",
   "proxy-connection",
 ]);
-
-const TIMED_OUT: unique symbol = Symbol("timed out");
-type TimedOut = typeof TIMED_OUT;
 
 interface Pool {
   readonly key: string;
@@ -80,6 +78,7 @@ export type ApiCallHandler = (
  */
 export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
   const { config, credentials, counters, transport, metrics, logger, clock } = deps;
+  const deadlines = createDeadlines();
 
   function send(
     response: ServerResponse,
@@ -175,40 +174,27 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     if (contentType !== undefined) headers[hubHeaders.contentType] = contentType;
 
     // Only the gateway's own timeout ends the hub call: a client that disconnects does not cancel a
-    // submission. The timer both aborts the call (the hub cancels) and ends the wait, so a hub or a
-    // transport that ignores the signal still answers EPX0052 on time.
-    const controller = new AbortController();
+    // submission. The deadline both aborts the call's signal (the hub cancels) and ends the wait, so a
+    // hub or a transport that ignores the signal still answers EPX0052 on time.
     const timeoutMs = route.timeoutClass === "quote" ? config.quoteTimeoutMs : config.timeoutMs;
-    let timedOut: (value: TimedOut) => void = () => {};
-    const deadline = new Promise<TimedOut>((resolve) => {
-      timedOut = resolve;
-    });
-    const timer = setTimeout(() => {
-      controller.abort();
-      timedOut(TIMED_OUT);
-    }, timeoutMs);
     call.reachedHub = true;
+    let signal: AbortSignal | undefined;
     let answer: HubAnswer;
     try {
-      const sent = transport.send({
-        method: request.method ?? "GET",
-        url: target.url,
-        headers,
-        body: target.body,
-        signal: controller.signal,
+      const first = await deadlines.race(timeoutMs, (deadline) => {
+        signal = deadline;
+        return transport.send({
+          method: request.method ?? "GET",
+          url: target.url,
+          headers,
+          body: target.body,
+          signal: deadline,
+        });
       });
-      const first = await Promise.race([sent, deadline]);
-      if (first === TIMED_OUT) {
-        sent.catch(() => {});
-        throw new HubTransportError("timeout", "the gateway's timeout fired");
-      }
+      if (first === TIMED_OUT) throw new HubTransportError("timeout", "the gateway's timeout fired");
       answer = first;
     } catch (error) {
-      const kind = controller.signal.aborted
-        ? "timeout"
-        : error instanceof HubTransportError
-          ? error.kind
-          : "failing";
+      const kind = signal?.aborted ? "timeout" : error instanceof HubTransportError ? error.kind : "failing";
       logger.warn(
         { request_id: call.requestId, err: error, operation: call.operation, kind },
         "hub call failed",
@@ -218,8 +204,6 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
         call,
         kind === "timeout" ? "EPX0052" : kind === "unreachable" ? "EPX0050" : "EPX0051",
       );
-    } finally {
-      clearTimeout(timer);
     }
     if (!isEnvelopeAnswer(answer, route)) {
       logger.warn(
