@@ -1,7 +1,14 @@
 export { type HubConfig, type HubConfigInput, hubConfigSchema, parseHubConfig } from "./config.js";
-export { type HubApp, type HubAppDeps, createHubApp } from "./create-hub-app.js";
+export { createHubApp, type HubApp, type HubAppDeps } from "./create-hub-app.js";
 export { catalogConsistencyProblems, loadCatalog } from "./load-catalog.js";
 export type { Clock } from "./services/clock.js";
+export {
+  createReservationAdmin,
+  type ReservationAdmin,
+  type ReservationOut,
+} from "./submissions/reservation-admin.js";
+export { ReservationRefusal, type ReservationRefusalCode } from "./submissions/reservation-refusal.js";
+export { type ReservationState, reservationStates } from "./submissions/reservation-rules.js";
 export {
   devnetProvider,
   parseProvidersConfig,

@@ -9,8 +9,7 @@ import {
 } from "@hub/contract";
 import { isUniqueViolation } from "@hub/store";
 import type { Logger } from "pino";
-import { applyUpstreamReport } from "../order-state/apply-upstream-report.js";
-import type { UpstreamView } from "../order-state/upstream-view.js";
+import { firstUpstreamView } from "../submissions/first-upstream-view.js";
 import { onchainOrderIdOf } from "../submissions/onchain-order-id.js";
 import { openForSignature } from "../submissions/open-for-signature.js";
 import {
@@ -59,13 +58,6 @@ const MAX_ROUNDS = 4;
 
 function fingerprint(value: unknown): string {
   return createHash("sha256").update(canonicalJson(value), "utf8").digest("hex");
-}
-
-/** The first upstream view of an acked order: `created`, read at the ack. */
-export function firstUpstreamView(at: Date): UpstreamView {
-  const outcome = applyUpstreamReport(undefined, { status: "created" }, at);
-  if (!outcome.view) throw new Error("the created state is always readable");
-  return outcome.view;
 }
 
 function openForAck(reservation: Reservation): OpenForAck {

@@ -1,0 +1,223 @@
+import assert from "node:assert/strict";
+import { createAccessService } from "@hub/access";
+import {
+  type CatalogChain,
+  type ErrorCode,
+  type HubAnswer,
+  hubOrderId,
+  type QuoteWinner,
+  quoteWinnerSchema,
+} from "@hub/contract";
+import { createMemoryCounters } from "@hub/counters";
+import { type ChainClients, createChainClients } from "@hub/devnet-app";
+import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
+import { createAccessStore, createTestDatabases, type TestDatabase } from "@hub/store";
+import { pino } from "pino";
+import { type Hex, maxUint256, parseAbi } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { createHubApp, type HubApp } from "../src/index.js";
+import { createReservationAdmin, type ReservationAdmin } from "../src/submissions/reservation-admin.js";
+import { answerOf, envelopeOf } from "./hub-fixture.js";
+import { startUpstreamProxy, type UpstreamProxy } from "./submission-upstream-proxy.js";
+import type { HubTestDevnet } from "./upstream-devnet.js";
+
+const PERMIT2 = "0x000000000022D473030F116dDEE9F6B43aC78BA3";
+const SECRET = "submission-test-gateway-secret-0123456789";
+
+export interface Answer {
+  status: number;
+  envelope: ReturnType<typeof envelopeOf>;
+  text: string;
+}
+
+export interface User {
+  address: Hex;
+  privateKey: Hex;
+}
+
+/** A hub on a real database behind the real gateway, forwarding to the devnet through a counting proxy. */
+export interface SubmissionStack {
+  hub: HubApp;
+  db: TestDatabase;
+  proxy: UpstreamProxy;
+  reservations: ReservationAdmin;
+  /** The hub's clock: the wall clock moved forward by `skewMs` (expiry without waiting). */
+  clock: { now(): number; skewMs: number };
+  origin: CatalogChain;
+  destination: CatalogChain;
+  chains: ChainClients;
+  /** One call through the gateway with the organization's key; every answer held to the route contract. */
+  api(method: "GET" | "POST", path: string, options?: { subject?: string; json?: unknown }): Promise<Answer>;
+  stop(): Promise<void>;
+}
+
+const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
+export const disposeSubmissionDatabases = () => databases.dispose();
+
+export async function startSubmissionStack(
+  devnet: HubTestDevnet,
+  options: { gatewayTimeoutMs: number; providerTimeoutMs: number },
+): Promise<SubmissionStack> {
+  const db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
+  const proxy = await startUpstreamProxy(`${devnet.url}/aggregator`);
+  const logger = pino({ level: "silent" });
+  const counters = createMemoryCounters({});
+  const clock = {
+    skewMs: 0,
+    now() {
+      return Date.now() + this.skewMs;
+    },
+  };
+  const hub = createHubApp({
+    config: { gatewayCredential: SECRET, organizationBucket: { ratePerSecond: 10_000, burst: 10_000 } },
+    catalog: devnet.catalog,
+    counters,
+    logger,
+    replicaId: "r1",
+    clock,
+    sql: db.sql,
+    providers: [
+      { id: "devnet", kind: "oif-aggregator", baseUrl: proxy.url, timeoutMs: options.providerTimeoutMs },
+    ],
+  });
+  const accessStore = createAccessStore(db.sql);
+  const access = createAccessService({ store: accessStore });
+  const organization = await access.createOrganization("submissions");
+  const { key } = await access.createApiKey(organization.orgId);
+  const credentials = createCredentialResolver({}, { store: accessStore, logger });
+  const transport = createInProcessHubTransport(hub);
+  const gateway = createGatewayApp({
+    config: { hubCredential: SECRET, timeoutMs: options.gatewayTimeoutMs },
+    credentials,
+    counters,
+    transport,
+    logger,
+  });
+  const gatewayUrl = await gateway.listen({ host: "127.0.0.1", port: 0 });
+  const [origin, destination] = devnet.catalog.families.evm as [CatalogChain, CatalogChain];
+
+  return {
+    hub,
+    db,
+    proxy,
+    reservations: createReservationAdmin({ sql: db.sql, clock }),
+    clock,
+    origin,
+    destination,
+    chains: createChainClients(devnet.manifest),
+    async api(method, path, { subject, json } = {}) {
+      const response = await fetch(`${gatewayUrl}${path}`, {
+        method,
+        headers: {
+          "x-api-key": key,
+          ...(subject === undefined ? {} : { "x-service-subject": subject }),
+          ...(json === undefined ? {} : { "content-type": "application/json" }),
+        },
+        ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+      });
+      const text = await response.text();
+      const answer: HubAnswer = answerOf(
+        {
+          statusCode: response.status,
+          headers: Object.fromEntries(response.headers.entries()),
+          body: Buffer.from(text),
+        } as HubAnswer,
+        method,
+        path,
+      );
+      return { status: response.status, envelope: envelopeOf(answer), text };
+    },
+    async stop() {
+      await gateway.close();
+      await credentials.close();
+      await transport.close();
+      await hub.close();
+      await proxy.close();
+      await db.dispose();
+    },
+  };
+}
+
+/** The refusal's code, failing with the whole answer when it is not a refusal. */
+export function codeOf(answer: Answer): ErrorCode {
+  assert.equal(answer.envelope.success, false, answer.text);
+  return answer.envelope.errors![0]!.error_code as ErrorCode;
+}
+
+/** Quotes `symbol` from the origin to the destination chain for a user, as subject. */
+export async function quoteFor(
+  stack: SubmissionStack,
+  user: User,
+  subject: string,
+  symbol: "USDC" | "TKN",
+  amount: string,
+): Promise<QuoteWinner> {
+  const key = (chain: CatalogChain) => chain.assets.find((asset) => asset.symbol === symbol)!.key;
+  const answer = await stack.api("POST", "/v1/quote", {
+    subject,
+    json: {
+      sourceAsset: key(stack.origin),
+      destinationAsset: key(stack.destination),
+      amount,
+      recipient: user.address,
+      sourceAccount: user.address,
+    },
+  });
+  assert.equal(answer.envelope.success, true, answer.text);
+  return quoteWinnerSchema.parse(answer.envelope.data);
+}
+
+/** What a wallet signs for the winner, in the form the spec gives for its lane. */
+export async function signWinner(user: User, winner: QuoteWinner): Promise<string> {
+  const wrapped = winner.lane === "aggregator-gasless";
+  const typed = (wrapped ? (winner.signPayload as { payload: unknown }).payload : winner.signPayload) as {
+    domain: Record<string, unknown>;
+    types: Record<string, unknown>;
+    primaryType: string;
+    message: Record<string, unknown>;
+  };
+  const { EIP712Domain: _domain, ...types } = typed.types;
+  const signature = await privateKeyToAccount(user.privateKey).signTypedData({
+    domain: typed.domain,
+    types,
+    primaryType: typed.primaryType,
+    message: typed.message,
+  } as never);
+  return wrapped ? signature : `0x00${signature.slice(2)}`;
+}
+
+/** Lets Permit2 move the user's token on the origin chain (the Permit2 lane's one approval). */
+export async function approvePermit2(
+  stack: SubmissionStack,
+  user: User,
+  symbol: "USDC" | "TKN",
+): Promise<void> {
+  const client = stack.chains.get(stack.origin.chainId);
+  const token = stack.origin.assets.find((asset) => asset.symbol === symbol)!.address as Hex;
+  const hash = await client.wallet(user).writeContract({
+    address: token,
+    abi: parseAbi(["function approve(address spender, uint256 amount) returns (bool)"]),
+    functionName: "approve",
+    args: [PERMIT2, maxUint256],
+  });
+  await client.publicClient.waitForTransactionReceipt({ hash });
+}
+
+/** The hubOrderId of a winner. */
+export const hubOrderIdOf = (winner: QuoteWinner) => hubOrderId(winner.quoteId);
+
+/** Polls until check returns a value, or fails after the deadline. */
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  deadlineMs = 30_000,
+  everyMs = 100,
+): Promise<T> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`not within ${deadlineMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}

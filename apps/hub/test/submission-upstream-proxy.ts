@@ -1,0 +1,95 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { request } from "undici";
+
+/**
+ * The upstream as the hub sees it in the submission tests: a pass-through in front of the devnet's OIF
+ * aggregator that counts every order forward by the upstream quote id, and can go down (its port
+ * refuses connections, so nothing can be sent) and come back on the same port.
+ */
+export interface UpstreamProxy {
+  /** The provider baseUrl to configure. */
+  readonly url: string;
+  /** POST /api/v1/orders received, per upstream quoteId, with the status each was answered. */
+  readonly forwards: Map<string, number[]>;
+  forwardsOf(upstreamQuoteId: string): number;
+  goDown(): Promise<void>;
+  comeBack(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function startUpstreamProxy(targetBaseUrl: string): Promise<UpstreamProxy> {
+  const forwards = new Map<string, number[]>();
+  const sockets = new Set<Socket>();
+  let port = 0;
+  let server: Server | undefined;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    let quoteId: string | undefined;
+    if (req.method === "POST" && req.url === "/api/v1/orders") {
+      try {
+        quoteId = (JSON.parse(body.toString("utf8")) as { quoteResponse?: { quoteId?: string } })
+          .quoteResponse?.quoteId;
+      } catch {
+        quoteId = "(unparsable)";
+      }
+    }
+    try {
+      const upstream = await request(`${targetBaseUrl}${req.url ?? ""}`, {
+        method: req.method as "GET" | "POST",
+        headers: { "content-type": req.headers["content-type"] ?? "application/json" },
+        ...(req.method === "GET" ? {} : { body }),
+      });
+      const text = await upstream.body.text();
+      if (quoteId !== undefined)
+        forwards.set(quoteId, [...(forwards.get(quoteId) ?? []), upstream.statusCode]);
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      const retryAfter = upstream.headers["retry-after"];
+      if (typeof retryAfter === "string") headers["retry-after"] = retryAfter;
+      res.writeHead(upstream.statusCode, headers);
+      res.end(text);
+    } catch {
+      if (quoteId !== undefined) forwards.set(quoteId, [...(forwards.get(quoteId) ?? []), 0]);
+      req.socket.destroy();
+    }
+  }
+
+  async function listen(): Promise<void> {
+    const next = createServer((req, res) => void handle(req, res));
+    next.on("connection", (socket) => {
+      sockets.add(socket);
+      socket.on("close", () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      next.once("error", reject);
+      next.listen(port, "127.0.0.1", () => resolve());
+    });
+    port = (next.address() as AddressInfo).port;
+    server = next;
+  }
+
+  async function shut(): Promise<void> {
+    const current = server;
+    server = undefined;
+    if (!current) return;
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => current.close(() => resolve()));
+  }
+
+  await listen();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    forwards,
+    forwardsOf: (upstreamQuoteId) => forwards.get(upstreamQuoteId)?.length ?? 0,
+    goDown: shut,
+    comeBack: listen,
+    close: shut,
+  };
+}
