@@ -44,11 +44,17 @@ export interface DevnetConfig {
 export interface DevnetSolverConfig {
   id: string;
   spreadBps: number;
+  /** Time the solver takes to answer a quote request. */
+  quoteLatencyMs?: number;
+  /** The fill time the solver announces in its quotes. */
+  etaSeconds?: number;
 }
 
+// The two solvers differ in price and in speed, so a quote round has a real choice to make:
+// alpha is cheaper and slower to answer, beta dearer and quicker.
 const defaultSolvers: DevnetSolverConfig[] = [
-  { id: "alpha", spreadBps: 30 },
-  { id: "beta", spreadBps: 50 },
+  { id: "alpha", spreadBps: 30, quoteLatencyMs: 120, etaSeconds: 90 },
+  { id: "beta", spreadBps: 50, quoteLatencyMs: 20, etaSeconds: 30 },
 ];
 
 export interface Devnet {
@@ -116,6 +122,8 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
         account: manifest.solvers[index]!,
         manifest,
         spreadBps: solver.spreadBps,
+        ...(solver.quoteLatencyMs !== undefined ? { quoteLatencyMs: solver.quoteLatencyMs } : {}),
+        ...(solver.etaSeconds !== undefined ? { etaSeconds: solver.etaSeconds } : {}),
         pollIntervalMs,
         clock,
         faults,
