@@ -173,6 +173,9 @@ export async function run(options: Partial<LoadSettings> = {}): Promise<object> 
       const halfRate = Math.round(bareResult.requestsPerSecond / 2);
       const half = await load(`${inProcess.url}/v1/catalog`, { "x-api-key": key }, settings, halfRate);
       results.gatewayAtHalfBareRate = { targetRate: halfRate, ...half };
+      // The same rate on the bare server: what the machine itself gives p99 at that load.
+      const bareHalf = await load(`http://127.0.0.1:${barePort}/v1/catalog`, {}, settings, halfRate);
+      results.bareAtHalfBareRate = { targetRate: halfRate, ...bareHalf };
       results.verdict = {
         throughputRatio: Number((gatewayResult.requestsPerSecond / bareResult.requestsPerSecond).toFixed(3)),
         throughputTarget: 0.5,
