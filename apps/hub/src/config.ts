@@ -23,6 +23,14 @@ export const hubConfigSchema = z.object({
   quoteDeadlineMs: z.number().int().positive().default(15_000),
   /** A winner's lifetime (expiresAt), never past the upstream's own validUntil. */
   quoteLifetimeMs: z.number().int().positive().default(30_000),
+  /** How long GET /order/{orderId}/status serves a read without asking the upstream again. */
+  statusCacheMs: z.number().int().positive().default(2_000),
+  /** Orders the status projection holds in memory; a read that would add one more answers EIN0081. */
+  statusProjectionCapacity: z.number().int().positive().default(100_000),
+  /** An order unread this long may leave a full projection (its view stays in the database). */
+  statusProjectionIdleEvictMs: z.number().int().positive().default(600_000),
+  /** One upstream order read's timeout; past it the last good state is served with upstreamStale. */
+  statusRefreshTimeoutMs: z.number().int().positive().default(3_000),
 });
 
 /** The configuration as given, defaults optional. */

@@ -24,6 +24,7 @@ import { createSourceRateLimiter } from "./services/source-rate-limiter.js";
 import { createSubmissionStore } from "./submissions/submission-store.js";
 import { createQuoteMetrics } from "./quotes/quote-metrics.js";
 import { createQuoteStore } from "./quotes/quote-store.js";
+import { type ReconcilerChainConfig, createReconciler } from "./reconciler/create-reconciler.js";
 import { createProviderClients } from "./upstream/provider-clients.js";
 import type { ProviderConfigInput } from "./upstream/providers-config.js";
 
@@ -42,6 +43,15 @@ export interface HubAppDeps {
   sql?: SqlClient;
   /** The upstream providers quote rounds ask; none means every round is EIN0008. */
   providers?: readonly ProviderConfigInput[];
+  /** Chains the reconciler indexes in this process (needs deps.sql); absent: no reconciler here. */
+  reconciler?: HubReconcilerOptions;
+}
+
+export interface HubReconcilerOptions {
+  /** Each chain with its RPC URL, settlers and start block: reconcilerChainsFromManifest(manifest) on the devnet. */
+  chains: readonly ReconcilerChainConfig[];
+  confirmations?: number;
+  pollIntervalMs?: number;
 }
 
 export interface HubApp {
@@ -78,6 +88,23 @@ export function createHubApp(deps: HubAppDeps): HubApp {
   const metrics = createHubMetrics();
   if (deps.providers?.length && !deps.sql) throw new Error("quote providers need the database (deps.sql)");
   const providers = deps.providers?.length ? createProviderClients(deps.providers) : undefined;
+  if (deps.reconciler && !deps.sql) throw new Error("the reconciler needs the database (deps.sql)");
+  const reconciler =
+    deps.reconciler && deps.sql
+      ? createReconciler({
+          sql: deps.sql,
+          chains: deps.reconciler.chains,
+          clock: { now: () => new Date(clock.now()) },
+          logger: logger.child({ component: "reconciler" }),
+          ...(deps.reconciler.confirmations === undefined
+            ? {}
+            : { confirmations: deps.reconciler.confirmations }),
+          ...(deps.reconciler.pollIntervalMs === undefined
+            ? {}
+            : { pollIntervalMs: deps.reconciler.pollIntervalMs }),
+        })
+      : undefined;
+  reconciler?.start();
   const router = createOperationRouter();
   registerHubRoutes(router, {
     catalog: createCatalogService({ catalog: deps.catalog }),
@@ -100,8 +127,17 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       clock,
       logger: logger.child({ component: "submissions" }),
     }),
-    orderStatus: createOrderStatusService(),
-    onchain: createOnchainService(),
+    orderStatus: createOrderStatusService({
+      sql: deps.sql,
+      upstreamOf: (providerId) => providers?.get(providerId),
+      clock,
+      logger: logger.child({ component: "order-status" }),
+      statusCacheMs: config.statusCacheMs,
+      statusProjectionCapacity: config.statusProjectionCapacity,
+      statusProjectionIdleEvictMs: config.statusProjectionIdleEvictMs,
+      statusRefreshTimeoutMs: config.statusRefreshTimeoutMs,
+    }),
+    onchain: createOnchainService({ sql: deps.sql }),
   });
 
   const dispatcher = createDispatcher({
@@ -166,6 +202,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
         .then((answer) => (signal.aborted ? Promise.reject(signal.reason) : answer));
     },
     async close() {
+      await reconciler?.stop();
       await app.close();
       await providers?.close();
     },

@@ -6,6 +6,7 @@ export const operationId = "getOrderStatus";
 export function registerGetOrderStatus(router: OperationRouter, services: HubServices): void {
   router.add({
     operationId,
-    handle: ({ params }) => services.orderStatus.getOrderStatus(params.orderId as string),
+    handle: ({ params, organization, subject }) =>
+      services.orderStatus.getOrderStatus(params.orderId as string, organization ?? "", subject as string),
   });
 }

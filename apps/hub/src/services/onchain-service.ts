@@ -1,30 +1,123 @@
-import { HubError, type OnchainFill, type OnchainRefund } from "@hub/contract";
+import {
+  HubError,
+  type OnchainFill,
+  type OnchainOrder,
+  type OnchainRefund,
+  type OnchainTxOrder,
+} from "@hub/contract";
+import type { SqlExecutor } from "@hub/store";
+import { findTransactionEvent } from "../onchain-views/find-transaction-event.js";
+import { type LoadedChainViews, loadChainViews } from "../onchain-views/load-chain-views.js";
+import { refundStep } from "../onchain-views/refund-step.js";
+import { chainEventOf, watermarkOf, wireFills } from "../onchain-views/wire-chain-view.js";
+import { getWatermark } from "../reconciler/get-watermark.js";
 
 export interface OnchainService {
   getFill(orderId: string): Promise<OnchainFill>;
-  getOrderByTransaction(chainDomain: string, txHash: string): Promise<never>;
+  getOrderByTransaction(chainDomain: string, txHash: string): Promise<OnchainTxOrder>;
   getRefund(orderId: string, chainDomain: string | undefined): Promise<OnchainRefund>;
-  getOrder(orderId: string): Promise<never>;
+  getOrder(orderId: string): Promise<OnchainOrder>;
 }
 
+const noFacts: LoadedChainViews = { views: new Map(), watermarks: [] };
+
 /**
- * On-chain views. No chain has been read yet: no facts and no watermark exist. An id without facts
- * reads like not filled yet (spec, Identifiers) and has nothing to refund (no Open observed); a chain
- * domain without a watermark is EIN0051; a raw order tuple that was never observed is not found (EIN0009).
+ * On-chain views, from the reconciler's chain facts only (never from upstream reports). Ids are looked
+ * up exactly as sent: an uppercase or 0x-less id finds nothing. Without a database nothing was ever
+ * indexed: every id is unknown and every chain domain has no watermark.
  */
-export function createOnchainService(): OnchainService {
+export function createOnchainService(deps: { sql?: SqlExecutor } = {}): OnchainService {
+  const { sql } = deps;
+  const load = (orderId: string) => (sql ? loadChainViews(sql, [orderId]) : Promise.resolve(noFacts));
+
   return {
     async getFill(orderId) {
-      return { orderId, filled: false, settled: false, status: null, fills: [], watermarks: [] };
+      const { views, watermarks } = await load(orderId);
+      const loaded = views.get(orderId);
+      if (!loaded) return { orderId, filled: false, settled: false, status: null, fills: [], watermarks: [] };
+      const { view } = loaded;
+      const chainIds = new Set(view.order?.outputs.map((output) => output.chainId));
+      if (view.order) chainIds.add(view.order.originChainId);
+      const domains = new Set(
+        [...view.fills, view.open, view.settle, view.refund].map((ref) => ref?.chainDomain),
+      );
+      const fill: OnchainFill = {
+        orderId,
+        filled: view.filled,
+        settled: view.settled,
+        status: view.status,
+        fills: wireFills(loaded),
+        watermarks: watermarks
+          .filter(
+            (watermark) => chainIds.has(String(watermark.chainId)) || domains.has(watermark.chainDomain),
+          )
+          .map(watermarkOf),
+      };
+      if (view.open) fill.openTx = chainEventOf(view.open);
+      if (view.settle) fill.settledTx = chainEventOf(view.settle);
+      if (view.refund) fill.refundedTx = chainEventOf(view.refund);
+      return fill;
     },
-    async getOrderByTransaction() {
-      throw new HubError("EIN0051");
+
+    async getOrderByTransaction(chainDomain, txHash) {
+      const watermark = sql ? await getWatermark(sql, chainDomain) : undefined;
+      if (!sql || !watermark) throw new HubError("EIN0051");
+      const found = await findTransactionEvent(sql, chainDomain, txHash);
+      return {
+        chainDomain,
+        txHash,
+        orderId: found?.onchainOrderId ?? null,
+        event: found?.event ?? null,
+        watermark: watermarkOf(watermark),
+      };
     },
-    async getRefund(orderId) {
-      return { orderId, refundable: false, reason: "unknown-order" };
+
+    async getRefund(orderId, chainDomain) {
+      const { views, watermarks } = await load(orderId);
+      const loaded = views.get(orderId);
+      const open = loaded?.facts.open;
+      if (!loaded || !open || (chainDomain !== undefined && open.chainDomain !== chainDomain)) {
+        return { orderId, refundable: false, reason: "unknown-order" };
+      }
+      const { order } = open;
+      const refund: OnchainRefund = {
+        orderId,
+        refundable: false,
+        reason: "refundable",
+        expiresAt: new Date(order.expires * 1000).toISOString(),
+      };
+      if (loaded.view.refund) {
+        refund.reason = "refunded";
+        refund.refundedTx = chainEventOf(loaded.view.refund);
+        return refund;
+      }
+      if (loaded.view.settle) return { ...refund, reason: "settled" };
+      // Chain time, not wall time: the escrow compares expires with the source chain's block timestamp.
+      const chainTime = watermarks.find(
+        (watermark) => watermark.chainDomain === open.chainDomain,
+      )?.lastBlockTimestamp;
+      if (chainTime === undefined || chainTime <= order.expires) return { ...refund, reason: "not-expired" };
+      return { ...refund, refundable: true, step: refundStep(order, open.settler) };
     },
-    async getOrder() {
-      throw new HubError("EIN0009", { message: "Order not found." });
+
+    async getOrder(orderId) {
+      const { views } = await load(orderId);
+      const open = views.get(orderId)?.facts.open;
+      if (!open) throw new HubError("EIN0009", { message: "Order not found." });
+      const { order } = open;
+      return {
+        orderId,
+        chainDomain: open.chainDomain,
+        settler: open.settler,
+        order: {
+          ...order,
+          expires: String(order.expires),
+          fillDeadline: String(order.fillDeadline),
+          inputs: order.inputs.map(([token, amount]) => [token, amount] as [string, string]),
+          outputs: order.outputs.map((output) => ({ ...output })),
+        },
+        openTx: chainEventOf(open),
+      };
     },
   };
 }

@@ -1,27 +1,62 @@
-import { HubError, type OrdersList } from "@hub/contract";
+import { HubError, type OrdersList, type UpstreamOrderStatus } from "@hub/contract";
+import type { SqlExecutor } from "@hub/store";
+import type { Logger } from "pino";
+import { type ListOrdersRequest, listOrdersPage } from "../order-status/list-orders-page.js";
+import { createOrderStatusReader, type OrderStatusReader } from "../order-status/read-order-status.js";
+import type { OifAggregatorClient } from "../upstream/oif-aggregator-client.js";
+import type { Clock } from "./clock.js";
 
 export interface OrderStatusService {
-  getOrderStatus(orderId: string): Promise<never>;
+  getOrderStatus(orderId: string, organization: string, subject: string): Promise<UpstreamOrderStatus>;
   getHubStatus(orderId: string): Promise<never>;
-  listOrders(request: {
-    organization: string;
-    subject: string;
-    cursor?: string;
-    limit: number;
-  }): Promise<OrdersList>;
+  listOrders(request: ListOrdersRequest): Promise<OrdersList>;
+  /** Upstream order reads the status view started (the status benchmark counts them). */
+  readonly upstreamReads: number;
 }
 
-/** Status reads. No order has been recorded yet, so every id is unknown (EIN0009) and every list empty. */
-export function createOrderStatusService(): OrderStatusService {
+export interface OrderStatusServiceDeps {
+  /** Without a database no order was ever recorded: every id is unknown and every list empty. */
+  sql?: SqlExecutor;
+  upstreamOf: (providerId: string) => Pick<OifAggregatorClient, "getOrder"> | undefined;
+  clock: Clock;
+  logger: Pick<Logger, "debug" | "warn">;
+  statusCacheMs: number;
+  statusProjectionCapacity: number;
+  statusProjectionIdleEvictMs: number;
+  statusRefreshTimeoutMs: number;
+}
+
+const notFound = () => new HubError("EIN0009", { message: "Order not found." });
+
+/** The upstream status view and the orders list of openFor orders. */
+export function createOrderStatusService(deps: OrderStatusServiceDeps): OrderStatusService {
+  const { sql } = deps;
+  const reader: OrderStatusReader | undefined =
+    sql &&
+    createOrderStatusReader({
+      sql,
+      upstreamOf: deps.upstreamOf,
+      clock: deps.clock,
+      logger: deps.logger,
+      cacheMs: deps.statusCacheMs,
+      projectionCapacity: deps.statusProjectionCapacity,
+      projectionIdleEvictMs: deps.statusProjectionIdleEvictMs,
+      refreshTimeoutMs: deps.statusRefreshTimeoutMs,
+    });
   return {
-    async getOrderStatus() {
-      throw new HubError("EIN0009", { message: "Order not found." });
+    async getOrderStatus(orderId, organization, subject) {
+      if (!reader) throw notFound();
+      return reader.read(orderId, organization, subject);
     },
     async getHubStatus() {
-      throw new HubError("EIN0009", { message: "Order not found." });
+      throw notFound();
     },
     async listOrders(request) {
-      return { subject: request.subject, orders: [], nextCursor: null };
+      if (!sql) return { subject: request.subject, orders: [], nextCursor: null };
+      return listOrdersPage(sql, request);
+    },
+    get upstreamReads() {
+      return reader?.upstreamReads ?? 0;
     },
   };
 }

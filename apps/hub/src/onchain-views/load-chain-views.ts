@@ -1,0 +1,32 @@
+import type { SqlExecutor } from "@hub/store";
+import type { ChainFacts } from "../order-state/chain-facts.js";
+import { type ChainView, deriveChainView } from "../order-state/derive-chain-view.js";
+import { type ChainWatermark, listWatermarks } from "../reconciler/get-watermark.js";
+import { readChainFacts } from "../reconciler/read-chain-facts.js";
+
+export interface LoadedChainView {
+  facts: ChainFacts;
+  view: ChainView;
+}
+
+export interface LoadedChainViews {
+  views: Map<string, LoadedChainView>;
+  watermarks: ChainWatermark[];
+}
+
+/** Chain facts and their derived views for several on-chain ids (one batch of reads), with every watermark. */
+export async function loadChainViews(
+  sql: SqlExecutor,
+  onchainOrderIds: readonly string[],
+): Promise<LoadedChainViews> {
+  const [facts, watermarks] = await Promise.all([readChainFacts(sql, onchainOrderIds), listWatermarks(sql)]);
+  const until = new Map(
+    watermarks.map((watermark) => [String(watermark.chainId), watermark.lastBlockTimestamp]),
+  );
+  const views = new Map<string, LoadedChainView>();
+  for (const [id, orderFacts] of facts) {
+    const view = deriveChainView(orderFacts, until);
+    if (view) views.set(id, { facts: orderFacts, view });
+  }
+  return { views, watermarks };
+}

@@ -1,0 +1,155 @@
+import { HubError, type UpstreamOrderStatus } from "@hub/contract";
+import type { SqlExecutor } from "@hub/store";
+import type { Logger } from "pino";
+import { applyUpstreamReport } from "../order-state/apply-upstream-report.js";
+import { markUpstreamRefreshFailed } from "../order-state/mark-upstream-refresh-failed.js";
+import { isUpstreamTerminal } from "../order-state/upstream-state.js";
+import type { UpstreamView } from "../order-state/upstream-view.js";
+import type { Clock } from "../services/clock.js";
+import type { OifAggregatorClient } from "../upstream/oif-aggregator-client.js";
+import { type FollowedOrder, readFollowedOrder, saveUpstreamView } from "./followed-order-store.js";
+import { createStatusProjection } from "./status-projection.js";
+
+export interface OrderStatusReaderDeps {
+  sql: SqlExecutor;
+  upstreamOf: (providerId: string) => Pick<OifAggregatorClient, "getOrder"> | undefined;
+  clock: Clock;
+  logger: Pick<Logger, "debug" | "warn">;
+  /** How long a read is served without asking the upstream (the spec's 2 s). */
+  cacheMs: number;
+  /** Orders the in-memory projection holds; a read that would add one more answers EIN0081. */
+  projectionCapacity: number;
+  /** An entry unread this long may leave a full projection (its view stays in the database). */
+  projectionIdleEvictMs: number;
+  refreshTimeoutMs: number;
+}
+
+export interface OrderStatusReader {
+  read(hubOrderId: string, organization: string, subject: string): Promise<UpstreamOrderStatus>;
+  /** Upstream order reads started so far (for metrics and the status benchmark). */
+  readonly upstreamReads: number;
+}
+
+interface Refreshed {
+  organization: string;
+  subject: string;
+  status: UpstreamOrderStatus;
+}
+
+function toWire(order: FollowedOrder, view: UpstreamView, lastReadAtMs: number): UpstreamOrderStatus {
+  const status: UpstreamOrderStatus = {
+    orderId: order.hubOrderId,
+    quoteId: order.quoteId,
+    ...view,
+    updatedAt: new Date(lastReadAtMs).toISOString(),
+  };
+  if (order.onchainOrderId !== undefined) status.onchainOrderId = order.onchainOrderId;
+  return status;
+}
+
+const notFound = () => new HubError("EIN0009", { message: "Order not found." });
+
+/**
+ * GET /order/{orderId}/status: a 2 s cache in a bounded projection, one refresh in flight per order,
+ * and the persisted refreshed_at so that replicas together still read the upstream once per 2 s.
+ * Terminal states are served from the projection without asking the upstream again.
+ */
+export function createOrderStatusReader(deps: OrderStatusReaderDeps): OrderStatusReader {
+  const projection = createStatusProjection({
+    capacity: deps.projectionCapacity,
+    idleEvictMs: deps.projectionIdleEvictMs,
+  });
+  const inFlight = new Map<string, Promise<Refreshed>>();
+  let upstreamReads = 0;
+
+  async function readUpstream(order: FollowedOrder, nowMs: number): Promise<UpstreamOrderStatus> {
+    const previous = order.view;
+    const client = deps.upstreamOf(order.upstreamProviderId);
+    let view: UpstreamView | undefined;
+    let lastReadAtMs = order.lastReadAtMs ?? nowMs;
+    if (client && order.upstreamOrderId !== undefined) {
+      upstreamReads += 1;
+      const outcome = await client.getOrder(
+        order.upstreamOrderId,
+        AbortSignal.timeout(deps.refreshTimeoutMs),
+      );
+      if (outcome.kind === "found") {
+        const readAt = deps.clock.now();
+        const applied = applyUpstreamReport(
+          previous,
+          { status: outcome.order.status, fillTransaction: outcome.order.fillTransaction },
+          new Date(readAt),
+        );
+        if (!applied.view)
+          throw new HubError("EIN0007", { message: "The upstream report cannot be applied." });
+        if (applied.applied) lastReadAtMs = readAt;
+        else
+          deps.logger.warn(
+            { hubOrderId: order.hubOrderId, rejection: applied.rejection },
+            "upstream report refused",
+          );
+        view = applied.view;
+      } else {
+        deps.logger.debug(
+          { hubOrderId: order.hubOrderId, outcome: outcome.kind },
+          "upstream status refresh failed",
+        );
+      }
+    }
+    if (!view) {
+      if (!previous) throw new HubError("EIN0050");
+      view = markUpstreamRefreshFailed(previous);
+    }
+    await saveUpstreamView(deps.sql, order.hubOrderId, view, nowMs, lastReadAtMs);
+    return toWire(order, view, lastReadAtMs);
+  }
+
+  async function refresh(hubOrderId: string): Promise<Refreshed> {
+    const order = await readFollowedOrder(deps.sql, hubOrderId);
+    if (!order) throw notFound();
+    const nowMs = deps.clock.now();
+    let status: UpstreamOrderStatus;
+    let refreshedAtMs = nowMs;
+    const stored = order.view;
+    if (
+      stored &&
+      order.refreshedAtMs !== undefined &&
+      (nowMs - order.refreshedAtMs < deps.cacheMs || isUpstreamTerminal(stored.state))
+    ) {
+      status = toWire(order, stored, order.lastReadAtMs ?? order.refreshedAtMs);
+      refreshedAtMs = order.refreshedAtMs;
+    } else {
+      status = await readUpstream(order, nowMs);
+    }
+    const refreshed = { organization: order.organization, subject: order.subject, status };
+    projection.put(hubOrderId, { ...refreshed, refreshedAtMs, lastServedAtMs: nowMs }, nowMs);
+    return refreshed;
+  }
+
+  return {
+    async read(hubOrderId, organization, subject) {
+      const nowMs = deps.clock.now();
+      const entry = projection.get(hubOrderId);
+      if (entry) {
+        if (entry.organization !== organization || entry.subject !== subject) throw notFound();
+        entry.lastServedAtMs = nowMs;
+        if (nowMs - entry.refreshedAtMs < deps.cacheMs || isUpstreamTerminal(entry.status.state)) {
+          return entry.status;
+        }
+      } else if (!projection.hasRoom(hubOrderId, nowMs)) {
+        throw new HubError("EIN0081");
+      }
+      let flight = inFlight.get(hubOrderId);
+      if (!flight) {
+        flight = refresh(hubOrderId).finally(() => inFlight.delete(hubOrderId));
+        inFlight.set(hubOrderId, flight);
+      }
+      const refreshed = await flight;
+      if (refreshed.organization !== organization || refreshed.subject !== subject) throw notFound();
+      return refreshed.status;
+    },
+    get upstreamReads() {
+      return upstreamReads;
+    },
+  };
+}
