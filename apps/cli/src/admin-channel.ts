@@ -3,6 +3,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AccessError, type AccessService } from "@hub/access";
+import type { ReservationAdmin } from "@hub/hub-app";
 import type { Logger } from "pino";
 import {
   ADMIN_CHANNEL_PATH,
@@ -17,8 +18,14 @@ import { executeAdminRequest } from "./execute-admin-request.js";
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
+// By name, so the channel need not load the hub app to recognise its refusal.
+const isReservationRefusal = (error: unknown): error is Error & { code: string } =>
+  error instanceof Error && error.name === "ReservationRefusal";
+
 export interface AdminChannelDeps {
   access: AccessService;
+  /** The submission reservations (hub admin reservations); absent, those verbs fail. */
+  reservations?: ReservationAdmin;
   dataDir: string;
   logger: Pick<Logger, "info" | "warn" | "error">;
 }
@@ -95,11 +102,11 @@ export async function startAdminChannel(deps: AdminChannelDeps): Promise<AdminCh
         return;
       }
       try {
-        const result = await executeAdminRequest(access, parsed.data);
+        const result = await executeAdminRequest(access, parsed.data, deps.reservations);
         logger.info({ verb: parsed.data.verb }, "admin channel: done");
         answer(response, 200, { ok: true, result });
       } catch (error) {
-        if (error instanceof AccessError) {
+        if (error instanceof AccessError || isReservationRefusal(error)) {
           logger.info({ verb: parsed.data.verb, code: error.code }, "admin channel: refused");
           answer(response, 400, { ok: false, error: { code: error.code, message: error.message } });
           return;

@@ -17,6 +17,18 @@ export const adminRequestSchema = z.discriminatedUnion("verb", [
   z.object({ verb: z.literal("key.create"), orgId: id, expiresInSeconds: z.number().int().optional() }),
   z.object({ verb: z.literal("key.revoke"), keyId: id }),
   z.object({ verb: z.literal("key.list"), orgId: id }),
+  z.object({
+    verb: z.literal("reservations.list"),
+    state: z.enum(["forwarding", "acked", "unknown", "refused", "released"]).optional(),
+    orgId: id.optional(),
+  }),
+  z.object({
+    verb: z.literal("reservations.reconcile"),
+    hubOrderId: id,
+    /** The on-chain id the forward opened, or null: it opened nothing. */
+    opened: z.string().max(200).nullable(),
+    note: z.string().max(1000).optional(),
+  }),
 ]);
 
 export type AdminRequest = z.infer<typeof adminRequestSchema>;

@@ -1,13 +1,16 @@
 import { AccessError, type AccessService } from "@hub/access";
+import type { ReservationAdmin } from "@hub/hub-app";
 import type { AdminRequest } from "./admin-request.js";
+import { executeReservationRequest } from "./execute-reservation-request.js";
 
 /** The JSON object an admin verb answers with (the CLI's `--json` output). */
 export type AdminResult = Record<string, unknown>;
 
-/** Runs one admin verb against the access service; refusals are AccessErrors. */
+/** Runs one admin verb against the access service or the reservations; refusals are AccessErrors or ReservationRefusals. */
 export async function executeAdminRequest(
   access: AccessService,
   request: AdminRequest,
+  reservations?: ReservationAdmin,
 ): Promise<AdminResult> {
   switch (request.verb) {
     case "org.create":
@@ -45,5 +48,9 @@ export async function executeAdminRequest(
       return { apiKey: await access.revokeApiKey(request.keyId) };
     case "key.list":
       return { orgId: request.orgId, apiKeys: await access.listApiKeys(request.orgId) };
+    case "reservations.list":
+    case "reservations.reconcile":
+      if (!reservations) throw new Error("this service does not serve the reservation verbs");
+      return executeReservationRequest(reservations, request);
   }
 }

@@ -1,6 +1,7 @@
 import type { ApiKeyInfo, CreatedApiKey, Organization, Project } from "@hub/access";
 import type { AdminRequest } from "./admin-request.js";
 import type { AdminResult } from "./execute-admin-request.js";
+import { formatReservations } from "./format-reservations.js";
 
 function organizationLines(organization: Organization): string[] {
   return [
@@ -73,5 +74,8 @@ export function formatAdminResult(request: AdminRequest, result: AdminResult): s
       const keys = result.apiKeys as ApiKeyInfo[];
       return keys.length === 0 ? `no keys for ${result.orgId}` : keys.map(keyLine).join("\n");
     }
+    case "reservations.list":
+    case "reservations.reconcile":
+      return formatReservations(request, result);
   }
 }

@@ -35,6 +35,9 @@ Commands:
   admin key create --org ORG [--expires DURATION]    create an API key (shown once)
   admin key revoke KEY_ID                            revoke an API key
   admin key list --org ORG                           list an organization's keys
+  admin reservations list [--state S] [--org ORG]    list submission reservations, oldest first
+  admin reservations reconcile HUB_ORDER_ID (--opened ONCHAIN_ORDER_ID | --not-opened) [--note TEXT]
+                                                     settle a reservation whose outcome is unknown
 
 Every admin verb takes --json and then prints exactly one JSON object.
 Exit codes: 0 done, 1 refused or failed, 2 bad arguments.
@@ -42,11 +45,12 @@ Exit codes: 0 done, 1 refused or failed, 2 bad arguments.
 
 ${ENVIRONMENT}`;
 
-const ADMIN_USAGE = `Usage: hub admin <org|project|key> <verb> [options] [--json]
+const ADMIN_USAGE = `Usage: hub admin <org|project|key|reservations> <verb> [options] [--json]
 
   org create --name NAME | org list [--limit N] [--after ORG] | org show ORG
   project create --org ORG [--origin URL]... | project origins --project P --origin URL... | project show P
   key create --org ORG [--expires DURATION] | key revoke KEY_ID | key list --org ORG
+  reservations list [--state S] [--org ORG] | reservations reconcile HUB_ORDER_ID (--opened ID | --not-opened) [--note TEXT]
 
 A change is in force at the gateway within 2 seconds.
 
@@ -150,6 +154,43 @@ const VERBS: Record<string, VerbSpec> = {
     options: { org: text, json },
     positionals: 0,
     build: (values, _, fail) => ({ verb: "key.list", orgId: required(values, "org", fail) }),
+  },
+};
+
+const RESERVATION_STATES = ["forwarding", "acked", "unknown", "refused", "released"] as const;
+
+VERBS["reservations list"] = {
+  usage: `Usage: hub admin reservations list [--state ${RESERVATION_STATES.join("|")}] [--org ORG_ID] [--json]\n\nSubmission reservations, oldest first (at most 500). forwarding and unknown ones answer EIN0052 to\nevery re-post until reconciled.`,
+  options: { state: text, org: text, json },
+  positionals: 0,
+  build(values, _, fail) {
+    const request: AdminRequest = { verb: "reservations.list" };
+    if (typeof values.state === "string") {
+      const state = RESERVATION_STATES.find((candidate) => candidate === values.state);
+      if (!state) fail(`--state must be one of ${RESERVATION_STATES.join(", ")}`);
+      request.state = state;
+    }
+    if (typeof values.org === "string") request.orgId = values.org;
+    return request;
+  },
+};
+
+VERBS["reservations reconcile"] = {
+  usage:
+    "Usage: hub admin reservations reconcile HUB_ORDER_ID (--opened ONCHAIN_ORDER_ID | --not-opened) [--note TEXT] [--json]\n\nSettles a forwarding or unknown reservation once the facts are checked (the order's Open on chain,\nthe upstream's order). --opened acks it with that on-chain id: re-posts get the ack and the status read\nanswers. --not-opened releases it: the next re-post forwards again. The recorded chain facts are checked first.",
+  options: { opened: text, "not-opened": { type: "boolean" }, note: text, json },
+  positionals: 1,
+  build(values, positionals, fail) {
+    const opened = typeof values.opened === "string" ? values.opened : undefined;
+    const notOpened = values["not-opened"] === true;
+    if ((opened === undefined) === !notOpened)
+      fail("give exactly one of --opened ONCHAIN_ORDER_ID and --not-opened");
+    return {
+      verb: "reservations.reconcile",
+      hubOrderId: positionals[0]!,
+      opened: opened ?? null,
+      ...(typeof values.note === "string" ? { note: values.note } : {}),
+    };
   },
 };
 

@@ -59,15 +59,22 @@ async function openConfiguredStore(config: CliConfig, purpose: "admin" | "migrat
 }
 
 async function runLocally(config: CliConfig, request: AdminRequest): Promise<AdminResult> {
-  const [{ AccessError, createAccessService }, { executeAdminRequest }] = await Promise.all([
+  const reservationVerb = request.verb.startsWith("reservations.");
+  const [{ AccessError, createAccessService }, { executeAdminRequest }, hubApp] = await Promise.all([
     import("@hub/access"),
     import("./execute-admin-request.js"),
+    reservationVerb ? import("@hub/hub-app") : undefined,
   ]);
   const store = await openConfiguredStore(config, "admin");
   try {
-    return await executeAdminRequest(createAccessService({ store: store.access }), request);
+    return await executeAdminRequest(
+      createAccessService({ store: store.access }),
+      request,
+      hubApp?.createReservationAdmin({ sql: store.sql, clock: { now: () => Date.now() } }),
+    );
   } catch (error) {
     if (error instanceof AccessError) throw failureFrom(error.code, error.message);
+    if (hubApp && error instanceof hubApp.ReservationRefusal) throw failureFrom(error.code, error.message);
     throw error;
   } finally {
     await store.close();

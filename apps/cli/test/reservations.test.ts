@@ -1,0 +1,186 @@
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { after, describe, test } from "node:test";
+import { createAccessService } from "@hub/access";
+import { hubOrderId } from "@hub/contract";
+import { createReservationAdmin } from "@hub/hub-app";
+import { createTestDatabases, openStore, type SqlClient } from "@hub/store";
+import { pino } from "pino";
+import { startAdminChannel } from "../src/admin-channel.js";
+import { parseCommand } from "../src/parse-command.js";
+import { runCli } from "../src/run-cli.js";
+
+const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
+after(() => databases.dispose());
+
+/** A quote of this organization with a reservation in the given state, as the hub would have left it. */
+async function seedReservation(sql: SqlClient, orgId: string, state: "forwarding" | "unknown" | "acked") {
+  const quoteId = `q_r1_${randomBytes(12).toString("base64url")}`;
+  const id = hubOrderId(quoteId);
+  const now = new Date();
+  const later = new Date(now.getTime() + 30_000);
+  await sql.query(
+    `INSERT INTO quotes (quote_id, quote_request_id, org_id, subject, replica_id, lane, provider_id,
+       request_fingerprint, winner, template, issued_at, expires_at, registrable_until)
+     VALUES ($1, 'qr_r1_x', $2, 'user-1', 'r1', 'oif-escrow-gasless', 'devnet', $3, '{}'::jsonb, '{}'::jsonb, $4, $5, $5)`,
+    [quoteId, orgId, "a".repeat(64), now.toISOString(), later.toISOString()],
+  );
+  const acked = state === "acked";
+  await sql.query(
+    `INSERT INTO submissions (hub_order_id, quote_id, org_id, subject, route, lane, request_fingerprint, state,
+       upstream_provider_id, reserved_at, submitted_at, onchain_order_id, onchain_order_id_source)
+     VALUES ($1, $2, $3, 'user-1', 'openfor', 'oif-escrow-gasless', $4, $5, 'devnet', $6, $7, $8, $9)`,
+    [
+      id,
+      quoteId,
+      orgId,
+      "b".repeat(64),
+      state,
+      now.toISOString(),
+      acked ? now.toISOString() : null,
+      acked ? `0x${randomBytes(32).toString("hex")}` : null,
+      acked ? "upstream" : null,
+    ],
+  );
+  return id;
+}
+
+async function cli(args: string[], target: { dataDir: string; databaseUrl?: string | undefined }) {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(
+    args,
+    { dataDir: target.dataDir, ...(target.databaseUrl ? { databaseUrl: target.databaseUrl } : {}) },
+    { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) },
+  );
+  // biome-ignore lint/suspicious/noExplicitAny: the tests read the CLI output as loose JSON
+  const json = (): Record<string, any> => JSON.parse(stdout);
+  return { code, stdout, stderr, json };
+}
+
+describe("hub admin reservations: arguments", () => {
+  test("reconcile takes exactly one of --opened and --not-opened (exit 2 otherwise)", async () => {
+    assert.deepEqual(
+      parseCommand(["admin", "reservations", "reconcile", "abc", "--not-opened", "--note", "n"]),
+      {
+        kind: "admin",
+        request: { verb: "reservations.reconcile", hubOrderId: "abc", opened: null, note: "n" },
+        json: false,
+      },
+    );
+    const both = await cli(
+      ["admin", "reservations", "reconcile", "abc", "--opened", `0x${"1".repeat(64)}`, "--not-opened"],
+      { dataDir: "/nonexistent" },
+    );
+    assert.equal(both.code, 2);
+    assert.equal(
+      (await cli(["admin", "reservations", "reconcile", "abc"], { dataDir: "/nonexistent" })).code,
+      2,
+    );
+    assert.equal(
+      (await cli(["admin", "reservations", "list", "--state", "lost"], { dataDir: "/nonexistent" })).code,
+      2,
+    );
+  });
+});
+
+for (const { driver, skip } of databases.drivers) {
+  describe(`hub admin reservations straight on the database (${driver})`, { skip }, () => {
+    test("list shows the unknown reservation; reconcile --not-opened releases it; a second reconcile is refused (exit 1)", async (t) => {
+      const target = await databases.prepareDataDir(driver);
+      t.after(() => target.dispose());
+      const orgId = `org_${randomBytes(6).toString("hex")}`;
+      const store = await openStore({
+        dataDir: target.dataDir,
+        ...(target.databaseUrl ? { databaseUrl: target.databaseUrl } : {}),
+      });
+      const unknown = await seedReservation(store.sql, orgId, "unknown");
+      const acked = await seedReservation(store.sql, orgId, "acked");
+      await store.close();
+
+      const listed = await cli(
+        ["admin", "reservations", "list", "--org", orgId, "--state", "unknown", "--json"],
+        target,
+      );
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.deepEqual(
+        listed.json().reservations.map((r: { hubOrderId: string; state: string }) => [r.hubOrderId, r.state]),
+        [[unknown, "unknown"]],
+      );
+      const done = await cli(
+        [
+          "admin",
+          "reservations",
+          "reconcile",
+          unknown,
+          "--not-opened",
+          "--note",
+          "no Open on chain",
+          "--json",
+        ],
+        target,
+      );
+      assert.equal(done.code, 0, done.stdout + done.stderr);
+      assert.equal(done.json().reservation.state, "released");
+      assert.equal(done.json().reservation.reconciledNote, "no Open on chain");
+      const again = await cli(
+        ["admin", "reservations", "reconcile", unknown, "--not-opened", "--json"],
+        target,
+      );
+      assert.equal(again.code, 1);
+      assert.equal(again.json().error.code, "reservation-not-pending");
+      const ackedRefused = await cli(["admin", "reservations", "reconcile", acked, "--not-opened"], target);
+      assert.equal(ackedRefused.code, 1);
+      assert.match(ackedRefused.stderr, /is acked: only a forwarding or unknown reservation is reconciled/);
+    });
+  });
+}
+
+describe("hub admin reservations through a running service's admin channel (embedded database)", () => {
+  test("reconcile --opened acks a forwarding reservation with that on-chain id and writes its first upstream view", async (t) => {
+    const target = await databases.prepareDataDir("pglite");
+    const store = await openStore({ dataDir: target.dataDir });
+    const channel = await startAdminChannel({
+      access: createAccessService({ store: store.access }),
+      reservations: createReservationAdmin({ sql: store.sql, clock: { now: () => Date.now() } }),
+      dataDir: target.dataDir,
+      logger: pino({ level: "silent" }),
+    });
+    t.after(async () => {
+      await channel.stop();
+      await store.close();
+      await target.dispose();
+    });
+    const orgId = `org_${randomBytes(6).toString("hex")}`;
+    const forwarding = await seedReservation(store.sql, orgId, "forwarding");
+    const onchainOrderId = `0x${randomBytes(32).toString("hex")}`;
+    const done = await cli(
+      [
+        "admin",
+        "reservations",
+        "reconcile",
+        forwarding,
+        "--opened",
+        onchainOrderId.toUpperCase().replace("0X", "0x"),
+        "--json",
+      ],
+      target,
+    );
+    assert.equal(done.code, 0, done.stdout + done.stderr);
+    const reservation = done.json().reservation;
+    assert.equal(reservation.state, "acked");
+    assert.equal(reservation.onchainOrderId, onchainOrderId);
+    assert.equal(done.json().chain, null, "no chain facts recorded for it");
+    const views = await store.sql.query<{ view: unknown }>(
+      "SELECT view FROM upstream_views WHERE hub_order_id = $1",
+      [forwarding],
+    );
+    const view = (typeof views[0]!.view === "string" ? JSON.parse(views[0]!.view) : views[0]!.view) as {
+      state: string;
+    };
+    assert.equal(view.state, "created");
+    const listed = await cli(["admin", "reservations", "list", "--org", orgId], target);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, new RegExp(`^${forwarding}  acked`));
+  });
+});
