@@ -6,7 +6,13 @@ import { createAccessService } from "@hub/access";
 import { type Counters, createMemoryCounters, createRedisCounters } from "@hub/counters";
 import { type Devnet, createDevnet } from "@hub/devnet-app";
 import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
-import { createHubApp, createReservationAdmin, loadCatalog } from "@hub/hub-app";
+import {
+  createHubApp,
+  createReservationAdmin,
+  devnetProvider,
+  loadCatalog,
+  parseProvidersConfig,
+} from "@hub/hub-app";
 import { openStore } from "@hub/store";
 import { Redis } from "ioredis";
 import { type Logger, pino } from "pino";
@@ -90,6 +96,12 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     const catalogFile = config.HUB_CATALOG_FILE ?? devnet?.files.catalogFile;
     if (!catalogFile) throw new Error("HUB_CATALOG_FILE is required when HUB_DEVNET=0");
     const catalog = await loadCatalog(catalogFile);
+    const providers = config.HUB_PROVIDERS_FILE
+      ? parseProvidersConfig(JSON.parse(await readFile(config.HUB_PROVIDERS_FILE, "utf8")))
+      : devnet
+        ? [devnetProvider(devnet.url)]
+        : [];
+    if (providers.length === 0) logger.warn("no upstream provider configured: every quote answers EIN0008");
 
     let counters: Counters;
     if (config.REDIS_URL) {
@@ -113,6 +125,8 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       },
       catalog,
       counters,
+      sql: store.sql,
+      providers,
       logger: logger.child({ part: "hub" }),
       replicaId: config.HUB_REPLICA_ID,
     });
