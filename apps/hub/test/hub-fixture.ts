@@ -198,6 +198,25 @@ export function envelopeOf(answer: HubAnswer, options: { perIpRefusal?: boolean 
       `message only on terminal codes (${code})`,
     );
   }
+  const operationId = operationOfAnswer.get(answer);
+  if (operationId) {
+    const contract = operationContracts[operationId];
+    if (envelope.success) {
+      assert.notEqual(contract.responseData, "yaml");
+      const parsed = successEnvelopeSchema(contract.responseData as z.ZodType)
+        .strict()
+        .safeParse(envelope);
+      assert.ok(parsed.success, `${operationId} data against the contract: ${parsed.error?.message}`);
+    } else {
+      const parsed = errorEnvelopeSchema.strict().safeParse(envelope);
+      assert.ok(parsed.success, `${operationId} refusal against the contract: ${parsed.error?.message}`);
+      const code = envelope.errors?.[0]?.error_code as ErrorCode;
+      // EPX0004 is the answer of no route at all (a call without the gateway's credential).
+      if (code !== "EPX0004") {
+        assert.ok(contract.errorCodes.includes(code), `${code} is among ${operationId}'s codes`);
+      }
+    }
+  }
   return envelope;
 }
 
