@@ -103,8 +103,12 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
     // checks and the hub together (docs/decisions/gateway.md, Throughput). Fastify serves the rest.
     serverFactory: (fastifyHandler) => {
       const server = createServer((request, response) => {
-        if (isApiUrl(request.url ?? "")) void answerApiCall(request, response, newRequestId());
-        else fastifyHandler(request, response);
+        if (!isApiUrl(request.url ?? "")) fastifyHandler(request, response);
+        else {
+          answerApiCall(request, response, newRequestId()).catch((error: unknown) => {
+            deps.logger.error({ err: error }, "gateway handler failed after answering");
+          });
+        }
       });
       server.keepAliveTimeout = 72_000;
       // A backstop behind the gateway's own body and hub timeouts, which answer first with their codes.
