@@ -80,7 +80,7 @@ describe("quote rounds when providers are slow, refuse or fail", () => {
   });
 
   test("a provider slower than its timeout is dropped and the round still answers with the others", async (t) => {
-    slow.delayMs = 2000;
+    slow.delayMs = 10_000;
     t.after(() => {
       slow.delayMs = 0;
     });
@@ -93,7 +93,7 @@ describe("quote rounds when providers are slow, refuse or fail", () => {
     const elapsedMs = performance.now() - started;
     assert.equal(winner.provider, "devnet.alpha");
     assert.ok(
-      elapsedMs < 1500,
+      elapsedMs < 5000,
       `answered without waiting for the slow provider (${Math.round(elapsedMs)} ms)`,
     );
     const now = await withSlow.metric("hub_quote_provider_calls_total", {
@@ -113,11 +113,11 @@ describe("quote rounds when providers are slow, refuse or fail", () => {
       edge.delayMs = 0;
       await hurried.stop();
     });
-    edge.delayMs = 2000;
+    edge.delayMs = 10_000;
     const started = performance.now();
     const answer = await hurried.post("/v1/quote", request);
     assertRefusal(answer.answer, "EIN0050");
-    assert.ok(performance.now() - started < 1500, "the deadline, not the provider timeout, ended the round");
+    assert.ok(performance.now() - started < 4000, "the deadline, not the provider timeout, ended the round");
   });
 
   test("an upstream 429 is EIN0081", async (t) => {

@@ -36,6 +36,9 @@ export interface QuoteRound {
 
 type CallKind = QuoteOutcome["kind"];
 
+/** The least validity a quote must have left when it is disclosed, so a user can still sign it. */
+const MIN_SIGNING_WINDOW_MS = 5000;
+
 export function createQuoteRound(deps: QuoteRoundDeps): QuoteRound {
   const { metrics, logger, clock } = deps;
 
@@ -102,7 +105,19 @@ export function createQuoteRound(deps: QuoteRoundDeps): QuoteRound {
       const results = await Promise.all(
         calls.map(({ client, lane }) => ask(client, route, lane, scope, roundSignal)),
       );
-      const quotes = results.flatMap((result) => result.quotes);
+      // A quote vetted early in a long round may have run out of time by its end.
+      const endMs = clock.now();
+      const quotes = results
+        .flatMap((result) => result.quotes)
+        .filter((quote) => {
+          if (quote.validUntil * 1000 - endMs >= MIN_SIGNING_WINDOW_MS) return true;
+          metrics.vettingRejected(quote.providerId, "expired");
+          logger.warn(
+            { provider: quote.providerId, solverId: quote.solverId, lane: quote.lane, reason: "expired" },
+            "upstream quote discarded: too little validity left at the end of the round",
+          );
+          return false;
+        });
       if (quotes.length > 0) return quotes.sort((a, b) => compareQuotes(a, b, route.swapType));
       signal?.throwIfAborted();
 
