@@ -65,7 +65,7 @@ describe("quote rounds when providers are slow, refuse or fail", () => {
     edgeOnly = await startQuoteHub({
       catalog: devnet.catalog,
       providers: [
-        { id: "edge", kind: "oif-aggregator", baseUrl: edge.url, timeoutMs: 3000, connections: 64 },
+        { id: "edge", kind: "oif-aggregator", baseUrl: edge.url, timeoutMs: 8000, connections: 64 },
       ],
     });
   });
@@ -166,7 +166,7 @@ describe("quote rounds when providers are slow, refuse or fail", () => {
       edge.delayMs = 0;
     });
     edge.canned = AGGREGATION_ERROR;
-    edge.delayMs = 1500;
+    edge.delayMs = 4000;
     const seen = edge.received.length;
     const held = Array.from({ length: 64 }, () => edgeOnly.post("/v1/quote", request));
     await pollUntil("64 rounds at the provider", () => edge.received.length - seen >= 64);
@@ -176,7 +176,7 @@ describe("quote rounds when providers are slow, refuse or fail", () => {
         .answer,
       "EIN0081",
     );
-    assert.ok(performance.now() - started < 500, "shed, not queued");
+    assert.ok(performance.now() - started < 2500, "shed, not queued");
     for (const result of await Promise.all(held)) assertRefusal(result.answer, "EIN0008");
     edge.delayMs = 0;
     assertRefusal((await edgeOnly.post("/v1/quote", request)).answer, "EIN0008", undefined);
