@@ -154,3 +154,16 @@ test("memory counters stay bounded: past the cap the least recently used bucket 
   assert.equal((await counters.take("a", rule, 0)).remaining, 0);
   assert.equal((await counters.take("b", rule, 0)).remaining, 20);
 });
+
+test("Redis frees an idle bucket's memory by a key TTL of the idle time", {
+  skip: redis ? false : "REDIS_URL is not set",
+}, async () => {
+  const prefix = `test:counters:${randomUUID()}:`;
+  const client = redis!;
+  const counters = createRedisCounters({ prefix, bucketIdleMs: 600_000 }, { redis: client });
+  await counters.take("k", rule);
+  const ttl = await client.pttl(`${prefix}b:k`);
+  assert.ok(ttl > 590_000 && ttl <= 600_000, `ttl ${ttl}`);
+  const window = await counters.hit("ip", 60_000);
+  assert.ok(window.windowEndMs > Date.now());
+});
