@@ -194,7 +194,7 @@ describe("GET /order/{orderId}/status", () => {
     aggregator.orders.set(order.upstreamOrderId, { status: "executing" });
     for (let round = 0; round < 5; round += 1) {
       clock.advance(2000);
-      const statuses = await Promise.all(
+      const statuses: UpstreamOrderStatus[] = await Promise.all(
         Array.from({ length: 10 }, () => readStatus(hub, order, { subject: "pollers" })),
       );
       for (const status of statuses) assert.equal(status.state, "executing");
