@@ -10,8 +10,8 @@ import { request } from "undici";
 export interface UpstreamProxy {
   /** The provider baseUrl to configure. */
   readonly url: string;
-  /** POST /api/v1/orders received, per upstream quoteId, with the status each was answered. */
-  readonly forwards: Map<string, number[]>;
+  /** POST /api/v1/orders received, per upstream quoteId, counted on receipt (answered or not). */
+  readonly forwards: Map<string, number>;
   forwardsOf(upstreamQuoteId: string): number;
   goDown(): Promise<void>;
   comeBack(): Promise<void>;
@@ -25,7 +25,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 export async function startUpstreamProxy(targetBaseUrl: string): Promise<UpstreamProxy> {
-  const forwards = new Map<string, number[]>();
+  const forwards = new Map<string, number>();
   const sockets = new Set<Socket>();
   let port = 0;
   let server: Server | undefined;
@@ -40,6 +40,7 @@ export async function startUpstreamProxy(targetBaseUrl: string): Promise<Upstrea
       } catch {
         quoteId = "(unparsable)";
       }
+      forwards.set(quoteId ?? "(none)", (forwards.get(quoteId ?? "(none)") ?? 0) + 1);
     }
     try {
       const upstream = await request(`${targetBaseUrl}${req.url ?? ""}`, {
@@ -48,15 +49,12 @@ export async function startUpstreamProxy(targetBaseUrl: string): Promise<Upstrea
         ...(req.method === "GET" ? {} : { body }),
       });
       const text = await upstream.body.text();
-      if (quoteId !== undefined)
-        forwards.set(quoteId, [...(forwards.get(quoteId) ?? []), upstream.statusCode]);
       const headers: Record<string, string> = { "content-type": "application/json" };
       const retryAfter = upstream.headers["retry-after"];
       if (typeof retryAfter === "string") headers["retry-after"] = retryAfter;
       res.writeHead(upstream.statusCode, headers);
       res.end(text);
     } catch {
-      if (quoteId !== undefined) forwards.set(quoteId, [...(forwards.get(quoteId) ?? []), 0]);
       req.socket.destroy();
     }
   }
@@ -87,7 +85,7 @@ export async function startUpstreamProxy(targetBaseUrl: string): Promise<Upstrea
   return {
     url: `http://127.0.0.1:${port}`,
     forwards,
-    forwardsOf: (upstreamQuoteId) => forwards.get(upstreamQuoteId)?.length ?? 0,
+    forwardsOf: (upstreamQuoteId) => forwards.get(upstreamQuoteId) ?? 0,
     goDown: shut,
     comeBack: listen,
     close: shut,
