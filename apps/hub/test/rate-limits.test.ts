@@ -71,6 +71,28 @@ describe("per-organization buckets (spec Limits)", () => {
     await hub.close();
   });
 
+  test("a request whose asset route fails to resolve costs nothing; one that resolves and then fails is charged", async () => {
+    const hub = startTestHub();
+    const unknownChain = quoteBody({
+      sourceAsset: "eip155:999/erc20:0x00000000000000000000000000000000000000aa",
+    });
+    for (const path of ["/v1/quote", "/v1/quote/preview", "/v1/quote/prepare"]) {
+      for (let i = 0; i < 10; i++) {
+        const json = path.endsWith("prepare")
+          ? { ...unknownChain, preparationId: "p1", provider: "solver-a" }
+          : unknownChain;
+        const answer = await call(hub, "POST", path, { headers: QUOTE_HEADERS, json });
+        assertRefusal(answer, "EIN0008");
+        assert.match(envelopeOf(answer).message ?? "", /not a chain of the catalog/);
+      }
+    }
+    for (let i = 0; i < 20; i++) {
+      assert.match(envelopeOf(await quote(hub)).message ?? "", /no quote provider is configured/);
+    }
+    assertRefusal(await quote(hub), "EIN0080");
+    await hub.close();
+  });
+
   test("each organization has its own buckets", async () => {
     const hub = startTestHub();
     for (let i = 0; i < 20; i++) await quote(hub, "/v1/quote", "org_a");

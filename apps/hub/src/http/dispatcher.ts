@@ -105,13 +105,7 @@ export function createDispatcher(deps: {
     }
 
     const organization = header(call, hubHeaders.organization);
-    if (route.bucket) {
-      if (!organization) throw new Error("the gateway sent no X-Service-Org on a charged route");
-      await organizationLimiter.charge(route.bucket, organization);
-    }
-
-    call.signal?.throwIfAborted();
-    return operation.handle({
+    const input = {
       requestId,
       params,
       body: bodyValue,
@@ -119,7 +113,16 @@ export function createDispatcher(deps: {
       subject,
       organization,
       signal: call.signal,
-    });
+    };
+    if (operation.resolve) await operation.resolve(input);
+
+    if (route.bucket) {
+      if (!organization) throw new Error("the gateway sent no X-Service-Org on a charged route");
+      await organizationLimiter.charge(route.bucket, organization);
+    }
+
+    call.signal?.throwIfAborted();
+    return operation.handle(input);
   }
 
   function refusal(

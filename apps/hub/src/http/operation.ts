@@ -22,6 +22,11 @@ export interface Operation<Body = unknown, QuerySchema extends z.ZodObject = z.Z
   readonly body?: RequestBodySchema<Body>;
   /** Query fields, in struct order (routes whose query string reaches the hub). */
   readonly query?: QuerySchema;
+  /**
+   * Route-specific resolution (spec common rule 5, step 4): refusals that come after the form fields
+   * and before the organization's bucket is charged, so they cost nothing.
+   */
+  resolve?(input: OperationInput<Body, z.output<QuerySchema>>): void | Promise<void>;
   handle(input: OperationInput<Body, z.output<QuerySchema>>): unknown | Promise<unknown>;
 }
 

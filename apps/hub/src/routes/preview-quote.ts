@@ -1,5 +1,6 @@
 import { quoteRequestBody } from "@hub/contract";
 import type { OperationRouter } from "../http/operation.js";
+import { resolveQuoteRoute } from "../quotes/resolve-quote-route.js";
 import type { HubServices } from "../services/hub-services.js";
 
 export const operationId = "previewQuote";
@@ -8,6 +9,10 @@ export function registerPreviewQuote(router: OperationRouter, services: HubServi
   router.add({
     operationId,
     body: quoteRequestBody,
+    // An asset route the catalog cannot serve is refused before the charge (spec common rule 5).
+    resolve: ({ body }) => {
+      resolveQuoteRoute(services.catalog.catalog, body);
+    },
     handle: ({ body, organization, subject, signal }) =>
       services.quotes.preview(body, { organization: organization!, subject: subject! }, signal),
   });
