@@ -1,0 +1,207 @@
+// Status benchmark: cached GET /v1/order/{orderId}/status reads per second through the gateway (in-process
+// hub transport) with 1,000 followed orders seeded as acked submissions with views, and upstream order
+// reads per order per 2 s under 10 pollers per order. The aggregator is a scripted stand-in (finalized for
+// the followed orders, executing for the polled ones); the load runs in this process (undici, keep-alive), so the read rate is a lower bound.
+// `npm run bench -- status`, or standalone: `node --import tsx bench/status.ts`.
+import type { AddressInfo } from "node:net";
+import { cpus, loadavg } from "node:os";
+import { pathToFileURL } from "node:url";
+import { generateApiKey, hashApiKey } from "@hub/contract";
+import { createMemoryCounters } from "@hub/counters";
+import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
+import { createHubApp } from "@hub/hub-app";
+import { createTestDatabases } from "@hub/store";
+import { pino } from "pino";
+import { Pool } from "undici";
+import { startScriptedAggregator } from "../apps/hub/test/fixtures/scripted-aggregator.js";
+import { seedAckedOrders } from "../apps/hub/test/order-status-seed.js";
+import { benchCatalog } from "./gateway-catalog.js";
+
+const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
+const ORG = "org_bench";
+const SUBJECT = "bench-user";
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+/** Runs the whole benchmark and returns its figures. */
+export async function run(
+  options: { orders?: number; connections?: number; durationMs?: number } = {},
+): Promise<object> {
+  const followed = options.orders ?? 1000;
+  const connections = options.connections ?? 32;
+  const durationMs = options.durationMs ?? 10_000;
+  const loadBefore = loadavg()[0];
+  const quiet = pino({ level: "silent" });
+  const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
+  const db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
+  const aggregator = await startScriptedAggregator();
+  const hub = createHubApp({
+    config: { gatewayCredential: HUB_SECRET, perIpBucket: { ratePerSecond: 1e9, burst: 1e9 } },
+    catalog: benchCatalog(),
+    counters: createMemoryCounters(),
+    logger: quiet,
+    replicaId: "r1",
+    sql: db.sql,
+    providers: [{ id: "scripted", kind: "oif-aggregator", baseUrl: aggregator.url, timeoutMs: 2000 }],
+  });
+  const key = generateApiKey();
+  const keyHash = hashApiKey(key);
+  const credentials = createCredentialResolver(
+    {},
+    {
+      store: {
+        async findKeyByHash(hash: string) {
+          return hash === keyHash
+            ? { keyId: "key_bench", orgId: ORG, expiresAt: null, revokedAt: null }
+            : undefined;
+        },
+        async findProjectByPublicId() {
+          return undefined;
+        },
+        async markKeysUsed() {},
+      },
+      logger: quiet,
+    },
+  );
+  const transport = createInProcessHubTransport(hub);
+  const gateway = createGatewayApp({
+    config: { hubCredential: HUB_SECRET, organizationPool: { ratePerSecond: 1e9, burst: 1e9 } },
+    credentials,
+    counters: createMemoryCounters(),
+    transport,
+    logger: pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false })),
+  });
+  await gateway.listen({ port: 0, host: "127.0.0.1" });
+  const url = `http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}`;
+  const pool = new Pool(url, { connections });
+  const headers = { "x-api-key": key, "x-service-subject": SUBJECT };
+
+  async function get(path: string): Promise<number> {
+    const response = await pool.request({ method: "GET", path, headers });
+    const body = await response.body.text();
+    if (response.statusCode !== 200 || !body.includes('"success":true')) {
+      throw new Error(`status read failed: ${response.statusCode} ${body.slice(0, 200)}`);
+    }
+    return response.statusCode;
+  }
+
+  try {
+    const seedStarted = Date.now();
+    const seed = (prefix: string, count: number) =>
+      seedAckedOrders(
+        db.sql,
+        Array.from({ length: count }, (_, index) => ({
+          quoteId: `q-bench-${prefix}-${index}`,
+          organization: ORG,
+          subject: SUBJECT,
+          // Acked 3 s ago, so the first read of each order refreshes it from the upstream.
+          submittedAt: new Date(Date.now() - 3000),
+        })),
+        {
+          providerId: "scripted",
+          asset: "eip155:31337/erc20:0x00000000000000000000000000000000000000aa",
+          amount: "1",
+        },
+      );
+    const seeded = await seed("followed", followed);
+    const seedMs = Date.now() - seedStarted;
+    // The followed orders reached finalized upstream: once read, every later read is a projection hit.
+    for (const order of seeded) aggregator.orders.set(order.upstreamOrderId, { status: "finalized" });
+    const paths = seeded.map((order) => `/v1/order/${order.hubOrderId}/status`);
+    const warmStarted = Date.now();
+    for (let index = 0; index < paths.length; index += connections) {
+      await Promise.all(paths.slice(index, index + connections).map(get));
+    }
+    const warmUpMs = Date.now() - warmStarted;
+    const warmUpUpstreamReads = [...aggregator.reads.values()].reduce((sum, n) => sum + n, 0);
+
+    const readsBefore = [...aggregator.reads.values()].reduce((sum, n) => sum + n, 0);
+    const latencies: number[] = [];
+    let next = 0;
+    const started = performance.now();
+    const deadline = started + durationMs;
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (performance.now() < deadline) {
+          const path = paths[next++ % paths.length] as string;
+          const t0 = performance.now();
+          await get(path);
+          latencies.push(performance.now() - t0);
+        }
+      }),
+    );
+    const elapsedMs = performance.now() - started;
+    const upstreamDuringLoad = [...aggregator.reads.values()].reduce((sum, n) => sum + n, 0) - readsBefore;
+    latencies.sort((a, b) => a - b);
+
+    // 10 pollers per order, each polling every 200 ms (far faster than the spec's 2-3 s), for 6 s.
+    const polled = await seed("polled", 50);
+    for (const order of polled) aggregator.orders.set(order.upstreamOrderId, { status: "executing" });
+    const pollMs = 6000;
+    const pollStarted = performance.now();
+    await Promise.all(
+      polled.flatMap((order) =>
+        Array.from({ length: 10 }, async () => {
+          while (performance.now() - pollStarted < pollMs) {
+            await get(`/v1/order/${order.hubOrderId}/status`);
+            await new Promise((resolve) => setTimeout(resolve, 200));
+          }
+        }),
+      ),
+    );
+    const pollElapsedMs = performance.now() - pollStarted;
+    const windows = pollElapsedMs / 2000;
+    const perOrder = polled.map((order) => (aggregator.reads.get(order.upstreamOrderId) ?? 0) / windows);
+    const worstPerOrderPer2s = Math.max(...perOrder);
+
+    return {
+      route: "GET /v1/order/{orderId}/status through the gateway (in-process hub transport)",
+      machine: { cpus: cpus().length, loadAverage1mBefore: loadBefore, loadAverage1mAfter: loadavg()[0] },
+      database: db.driver,
+      followedOrders: followed,
+      seedMs,
+      warmUp: { durationMs: warmUpMs, upstreamReads: warmUpUpstreamReads },
+      cachedReads: {
+        connections,
+        durationMs: Math.round(elapsedMs),
+        requests: latencies.length,
+        readsPerSecond: Math.round((latencies.length / elapsedMs) * 1000),
+        p50Ms: Number(percentile(latencies, 50).toFixed(2)),
+        p99Ms: Number(percentile(latencies, 99).toFixed(2)),
+        upstreamReadsDuringLoad: upstreamDuringLoad,
+        note: "orders in a terminal state, so every read is a projection hit (upstreamReadsDuringLoad 0)",
+      },
+      pollers: {
+        orders: polled.length,
+        pollersPerOrder: 10,
+        pollIntervalMs: 200,
+        durationMs: Math.round(pollElapsedMs),
+        upstreamReadsPerOrderPer2s: {
+          mean: Number((perOrder.reduce((sum, n) => sum + n, 0) / perOrder.length).toFixed(3)),
+          max: Number(worstPerOrderPer2s.toFixed(3)),
+        },
+        target: 1,
+        // A window boundary can fall just after a refresh: reads/(elapsed/2 s) can exceed 1 by one read per run.
+        met: polled.every(
+          (order) => (aggregator.reads.get(order.upstreamOrderId) ?? 0) <= Math.ceil(windows) + 1,
+        ),
+      },
+    };
+  } finally {
+    await pool.close();
+    await gateway.close();
+    await credentials.close();
+    await transport.close();
+    await hub.close();
+    await aggregator.close();
+    await db.dispose();
+    await databases.dispose();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(JSON.stringify(await run(), null, 2));
+  process.exit(0);
+}
