@@ -1,6 +1,8 @@
 export { type HubConfig, type HubConfigInput, hubConfigSchema, parseHubConfig } from "./config.js";
-export { createHubApp, type HubApp, type HubAppDeps } from "./create-hub-app.js";
+export { createHubApp, type HubApp, type HubAppDeps, type HubReconcilerOptions } from "./create-hub-app.js";
 export { catalogConsistencyProblems, loadCatalog } from "./load-catalog.js";
+export type { ReconcilerChainConfig } from "./reconciler/create-reconciler.js";
+export { reconcilerChainsFromManifest } from "./reconciler/reconciler-chains-from-manifest.js";
 export type { Clock } from "./services/clock.js";
 export {
   createReservationAdmin,
@@ -11,9 +13,9 @@ export { ReservationRefusal, type ReservationRefusalCode } from "./submissions/r
 export { type ReservationState, reservationStates } from "./submissions/reservation-rules.js";
 export {
   devnetProvider,
-  parseProvidersConfig,
   type ProviderConfig,
   type ProviderConfigInput,
+  parseProvidersConfig,
   providerConfigSchema,
   providersConfigSchema,
 } from "./upstream/providers-config.js";
