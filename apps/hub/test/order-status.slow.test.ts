@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import {
+  type OnchainFill,
+  type OpenForAck,
+  type OrdersList,
+  openForAckSchema,
+  type UpstreamOrderStatus,
+} from "@hub/contract";
+import { pino } from "pino";
+import { createReconciler, type Reconciler } from "../src/reconciler/create-reconciler.js";
+import { reconcilerChainsFromManifest } from "../src/reconciler/reconciler-chains-from-manifest.js";
+import {
+  approvePermit2,
+  disposeSubmissionDatabases,
+  eventually,
+  quoteFor,
+  type SubmissionStack,
+  signWinner,
+  startSubmissionStack,
+  type User,
+} from "./submission-stack.js";
+import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";
+
+describe("status views on the devnet, through the gateway", () => {
+  let devnet: HubTestDevnet;
+  let stack: SubmissionStack;
+  let reconciler: Reconciler;
+  let user: User;
+  let subjects = 0;
+
+  before(async () => {
+    devnet = await startHubTestDevnet();
+    stack = await startSubmissionStack(devnet, { gatewayTimeoutMs: 5000, providerTimeoutMs: 5000 });
+    reconciler = createReconciler({
+      sql: stack.db.sql,
+      chains: reconcilerChainsFromManifest(devnet.manifest),
+      clock: { now: () => new Date() },
+      logger: pino({ level: "silent" }),
+      pollIntervalMs: 200,
+    });
+    reconciler.start();
+    user = devnet.manifest.users[1]!;
+    await approvePermit2(stack, user, "TKN");
+  });
+
+  after(async () => {
+    await reconciler?.stop();
+    await stack?.stop();
+    await devnet?.stop();
+    await disposeSubmissionDatabases();
+  });
+
+  async function openOrder(): Promise<{ ack: OpenForAck; subject: string }> {
+    const subject = `follower-${++subjects}`;
+    const winner = await quoteFor(stack, user, subject, "TKN", "1000000000000000000");
+    const answer = await stack.api("POST", "/v1/order/openfor", {
+      subject,
+      json: {
+        quoteRequestId: winner.quoteRequestId,
+        quoteId: winner.quoteId,
+        signature: await signWinner(user, winner),
+      },
+    });
+    assert.equal(answer.envelope.success, true, answer.text);
+    return { ack: openForAckSchema.parse(answer.envelope.data), subject };
+  }
+
+  async function status(ack: OpenForAck, subject: string): Promise<UpstreamOrderStatus> {
+    const answer = await stack.api("GET", `/v1/order/${ack.hubOrderId}/status`, { subject });
+    assert.equal(answer.envelope.success, true, answer.text);
+    return answer.envelope.data as UpstreamOrderStatus;
+  }
+
+  async function fill(ack: OpenForAck): Promise<OnchainFill> {
+    const answer = await stack.api("GET", `/v1/onchain/${ack.orderId}/fill`);
+    assert.equal(answer.envelope.success, true, answer.text);
+    return answer.envelope.data as OnchainFill;
+  }
+
+  test("a Permit2 order walks to finalized with history, its list entry reaches SETTLED and the fill view reports filled and settled", async () => {
+    const { ack, subject } = await openOrder();
+    const finalized = await eventually(
+      "the status read reaches finalized",
+      async () => {
+        const read = await status(ack, subject);
+        return read.state === "finalized" ? read : undefined;
+      },
+      60_000,
+      500,
+    );
+    assert.equal(finalized.history[0]?.state, "created");
+    assert.equal(finalized.history.at(-1)?.state, "finalized");
+    assert.equal(finalized.onchainOrderId, ack.orderId);
+    const settled = await eventually(
+      "the fill view reports settled",
+      async () => {
+        const read = await fill(ack);
+        return read.settled ? read : undefined;
+      },
+      60_000,
+      250,
+    );
+    assert.equal(settled.filled, true);
+    const answer = await stack.api("GET", "/v1/orders", { subject });
+    assert.equal(answer.envelope.success, true, answer.text);
+    const listed = answer.envelope.data as OrdersList;
+    assert.equal(listed.subject, subject);
+    assert.equal(listed.orders[0]?.orderId, ack.hubOrderId);
+    assert.equal(listed.orders[0]?.chain?.status, "SETTLED");
+  });
+
+  test("with the solver stalled after executed, the status stays executed with upstreamStale false while the fill view shows settled", async (t) => {
+    for (const solver of ["alpha", "beta"]) {
+      await devnet.control("POST", `/solvers/${solver}/faults`, { stallAfterExecuted: true });
+    }
+    t.after(async () => {
+      for (const solver of ["alpha", "beta"]) await devnet.control("DELETE", `/solvers/${solver}/faults`);
+    });
+    const { ack, subject } = await openOrder();
+    await eventually(
+      "the fill view reports settled",
+      async () => ((await fill(ack)).settled ? true : undefined),
+      60_000,
+      250,
+    );
+    const read = await eventually(
+      "the status read reaches executed",
+      async () => {
+        const current = await status(ack, subject);
+        return current.state === "executed" ? current : undefined;
+      },
+      30_000,
+      500,
+    );
+    assert.equal(read.upstreamStale, false);
+    assert.equal(read.fillTransaction, undefined);
+  });
+});
