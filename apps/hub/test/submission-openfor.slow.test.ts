@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { inputSettlerEscrowAbi } from "@hub/chain";
-import { type OpenForAck, openForAckSchema, orderCreateAckSchema, type QuoteWinner } from "@hub/contract";
+import {
+  type OpenForAck,
+  openForAckSchema,
+  orderCreateAckSchema,
+  type QuoteWinner,
+  upstreamOrderStatusSchema,
+} from "@hub/contract";
 import type { Hex } from "viem";
 import {
   approvePermit2,
@@ -92,7 +98,7 @@ describe("POST /order/openfor against the devnet, through the gateway", () => {
     for (const solver of ["alpha", "beta"]) await devnet.control("POST", `/solvers/${solver}/faults`, knobs);
   }
 
-  test("a Permit2 order is acked with the upstream's on-chain id, its first upstream view (created) is written with the ack, and the Open on chain carries that id", async () => {
+  test("a Permit2 order is acked with the upstream's on-chain id, its first upstream view (created) is written with the ack and the status read answers at once, and the Open on chain carries that id", async () => {
     const order = await signedOrder("TKN", "2000000000000000000");
     assert.equal(order.winner.lane, "oif-escrow-gasless");
     const ack = ackOf(await order.post());
@@ -100,6 +106,10 @@ describe("POST /order/openfor against the devnet, through the gateway", () => {
     assert.equal(ack.hubOrderId, hubOrderIdOf(order.winner));
     assert.equal(ack.quoteId, order.winner.quoteId);
     assert.equal(ack.state, "created");
+
+    const status = await stack.api("GET", `/v1/order/${ack.hubOrderId}/status`, { subject: order.subject });
+    assert.equal(status.envelope.success, true, status.text);
+    assert.equal(upstreamOrderStatusSchema.parse(status.envelope.data).stateSource, "upstream-advisory");
 
     const views = await stack.db.sql.query<{ view: unknown }>(
       "SELECT view FROM upstream_views WHERE hub_order_id = $1",
