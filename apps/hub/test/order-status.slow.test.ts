@@ -2,12 +2,14 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
   type OnchainFill,
+  type OnchainRefund,
   type OpenForAck,
   type OrdersList,
   openForAckSchema,
   type UpstreamOrderStatus,
 } from "@hub/contract";
 import { pino } from "pino";
+import type { Hex } from "viem";
 import { createReconciler, type Reconciler } from "../src/reconciler/create-reconciler.js";
 import { reconcilerChainsFromManifest } from "../src/reconciler/reconciler-chains-from-manifest.js";
 import {
@@ -135,5 +137,115 @@ describe("status views on the devnet, through the gateway", () => {
     );
     assert.equal(read.upstreamStale, false);
     assert.equal(read.fillTransaction, undefined);
+  });
+
+  async function setSolverKnobs(knobs: Record<string, unknown> | undefined): Promise<void> {
+    for (const solver of ["alpha", "beta"]) {
+      if (knobs) await devnet.control("POST", `/solvers/${solver}/faults`, knobs);
+      else await devnet.control("DELETE", `/solvers/${solver}/faults`);
+    }
+  }
+
+  async function executedOrder(): Promise<{ ack: OpenForAck; subject: string }> {
+    const opened = await openOrder();
+    await eventually(
+      "the status read reaches executed",
+      async () => ((await status(opened.ack, opened.subject)).state === "executed" ? true : undefined),
+      30_000,
+      500,
+    );
+    return opened;
+  }
+
+  test("a backwards upstream report is refused: rejectedUpstreamTransition with the previous state kept", async (t) => {
+    await setSolverKnobs({ stallAfterExecuted: true });
+    t.after(() => setSolverKnobs(undefined));
+    const { ack, subject } = await executedOrder();
+    await setSolverKnobs({ reportOnce: "backwards" });
+    const refused = await eventually(
+      "a refused report is flagged",
+      async () => {
+        const read = await status(ack, subject);
+        return read.rejectedUpstreamTransition ? read : undefined;
+      },
+      10_000,
+      500,
+    );
+    assert.equal(refused.state, "executed");
+    assert.equal(refused.upstreamStale, true);
+  });
+
+  test("with the aggregator down the last good state is served with upstreamStale true", async (t) => {
+    await setSolverKnobs({ stallAfterExecuted: true });
+    t.after(() => setSolverKnobs(undefined));
+    const { ack, subject } = await executedOrder();
+    await devnet.control("POST", "/aggregator/faults", { down: true });
+    t.after(() => devnet.control("DELETE", "/aggregator/faults"));
+    const stale = await eventually(
+      "the read is marked stale",
+      async () => {
+        const read = await status(ack, subject);
+        return read.upstreamStale ? read : undefined;
+      },
+      10_000,
+      500,
+    );
+    assert.equal(stale.state, "executed");
+    assert.equal(stale.rejectedUpstreamTransition, false);
+  });
+
+  test("an order past its deadline with no fill reads EXPIRED, then REFUNDED once the user sends the refund step", async (t) => {
+    await setSolverKnobs({ failAt: "Fill" });
+    t.after(() => setSolverKnobs(undefined));
+    const { ack, subject } = await openOrder();
+    const entry = async () => {
+      const answer = await stack.api("GET", "/v1/orders", { subject });
+      assert.equal(answer.envelope.success, true, answer.text);
+      return (answer.envelope.data as OrdersList).orders[0];
+    };
+    await eventually(
+      "the Open is indexed",
+      async () => ((await entry())?.chain?.status === "OPEN" ? true : undefined),
+      30_000,
+      250,
+    );
+    for (const chain of devnet.manifest.chains) {
+      await devnet.control("POST", `/chains/${chain.chainId}/increase-time`, { seconds: 86_400 });
+    }
+    await eventually(
+      "the entry reads EXPIRED",
+      async () => ((await entry())?.chain?.status === "EXPIRED" ? true : undefined),
+      30_000,
+      250,
+    );
+    const refund = await eventually(
+      "the refund view offers the step",
+      async () => {
+        const answer = await stack.api("GET", `/v1/onchain/${ack.orderId}/refund`);
+        assert.equal(answer.envelope.success, true, answer.text);
+        const data = answer.envelope.data as OnchainRefund;
+        return data.refundable ? data : undefined;
+      },
+      30_000,
+      250,
+    );
+    assert.ok(refund.step);
+    const client = stack.chains.get(refund.step.chainId);
+    const hash = await client.wallet(user).sendTransaction({
+      to: refund.step.to as Hex,
+      data: refund.step.data as Hex,
+      value: BigInt(refund.step.value),
+    });
+    await client.publicClient.waitForTransactionReceipt({ hash });
+    const refunded = await eventually(
+      "the entry reads REFUNDED",
+      async () => {
+        const current = await entry();
+        return current?.chain?.status === "REFUNDED" ? current : undefined;
+      },
+      30_000,
+      250,
+    );
+    assert.ok(refunded.chain?.refundedTx);
   });
 });
