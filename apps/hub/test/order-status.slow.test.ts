@@ -8,10 +8,14 @@ import {
   openForAckSchema,
   type UpstreamOrderStatus,
 } from "@hub/contract";
+import { createMemoryCounters } from "@hub/counters";
 import { pino } from "pino";
 import type { Hex } from "viem";
+import { createHubApp } from "../src/create-hub-app.js";
 import { createReconciler, type Reconciler } from "../src/reconciler/create-reconciler.js";
 import { reconcilerChainsFromManifest } from "../src/reconciler/reconciler-chains-from-manifest.js";
+import { startProviderStandIn } from "./fixtures/provider-stand-in.js";
+import { call, envelopeOf, GATEWAY_SECRET } from "./hub-fixture.js";
 import {
   approvePermit2,
   disposeSubmissionDatabases,
@@ -247,5 +251,47 @@ describe("status views on the devnet, through the gateway", () => {
       250,
     );
     assert.ok(refunded.chain?.refundedTx);
+  });
+
+  test("10 concurrent pollers of one order cause at most one aggregator read per 2 s", async (t) => {
+    await setSolverKnobs({ stallAfterExecuted: true });
+    t.after(() => setSolverKnobs(undefined));
+    const { ack, subject } = await executedOrder();
+    const standIn = await startProviderStandIn(`${devnet.url}/aggregator`);
+    const replica = createHubApp({
+      config: { gatewayCredential: GATEWAY_SECRET },
+      catalog: devnet.catalog,
+      counters: createMemoryCounters({}),
+      logger: pino({ level: "silent" }),
+      replicaId: "r2",
+      sql: stack.db.sql,
+      providers: [{ id: "devnet", kind: "oif-aggregator", baseUrl: standIn.url, timeoutMs: 5000 }],
+    });
+    t.after(async () => {
+      await replica.close();
+      await standIn.close();
+    });
+    const organization = (
+      await stack.db.sql.query<{ org_id: string }>("SELECT org_id FROM submissions WHERE hub_order_id = $1", [
+        ack.hubOrderId,
+      ])
+    )[0]?.org_id as string;
+    const pollMs = 6000;
+    const started = Date.now();
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        while (Date.now() - started < pollMs) {
+          const answer = await call(replica, "GET", `/v1/order/${ack.hubOrderId}/status`, {
+            headers: { "x-service-org": organization, "x-service-subject": subject },
+          });
+          assert.equal(envelopeOf(answer).success, true, answer.body.toString());
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }),
+    );
+    const windows = Math.ceil((Date.now() - started) / 2000);
+    const reads = standIn.received.filter((path) => path.startsWith("/api/v1/orders/")).length;
+    assert.ok(reads >= 1, "the order was refreshed from the aggregator");
+    assert.ok(reads <= windows, `${reads} aggregator reads in ${windows} windows of 2 s`);
   });
 });
