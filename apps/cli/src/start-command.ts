@@ -7,11 +7,13 @@ import { type Counters, createMemoryCounters, createRedisCounters } from "@hub/c
 import { type Devnet, createDevnet } from "@hub/devnet-app";
 import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
 import {
+  type ReconcilerChainConfig,
   createHubApp,
   createReservationAdmin,
   devnetProvider,
   loadCatalog,
   parseProvidersConfig,
+  reconcilerChainsFromManifest,
 } from "@hub/hub-app";
 import { openStore } from "@hub/store";
 import { Redis } from "ioredis";
@@ -102,6 +104,29 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
         ? [devnetProvider(devnet.url)]
         : [];
     if (providers.length === 0) logger.warn("no upstream provider configured: every quote answers EIN0008");
+    const reconcilerChains: ReconcilerChainConfig[] = devnet
+      ? reconcilerChainsFromManifest(devnet.manifest)
+      : catalog.families.evm.flatMap((chain) => {
+          const rpcUrl = config.HUB_CHAIN_RPC_URLS?.[chain.chainDomain];
+          if (!rpcUrl) {
+            logger.warn(
+              { chainDomain: chain.chainDomain },
+              "no RPC URL for this catalog chain: it is not indexed",
+            );
+            return [];
+          }
+          // Without a deployment block the chain is indexed from its first block.
+          return [
+            {
+              chainDomain: chain.chainDomain,
+              chainId: chain.chainId,
+              rpcUrl,
+              inputSettlers: [chain.inputSettlers.escrow],
+              outputSettler: chain.outputSettler,
+              startBlock: 0,
+            },
+          ];
+        });
 
     let counters: Counters;
     if (config.REDIS_URL) {
@@ -127,6 +152,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       counters,
       sql: store.sql,
       providers,
+      reconciler: { chains: reconcilerChains },
       logger: logger.child({ part: "hub" }),
       replicaId: config.HUB_REPLICA_ID,
     });
