@@ -57,9 +57,16 @@ describe("status views on the devnet, through the gateway", () => {
     await disposeSubmissionDatabases();
   });
 
-  async function openOrder(): Promise<{ ack: OpenForAck; subject: string }> {
+  async function openOrder(
+    lane: "oif-escrow-gasless" | "aggregator-gasless" = "oif-escrow-gasless",
+  ): Promise<{ ack: OpenForAck; subject: string }> {
     const subject = `follower-${++subjects}`;
-    const winner = await quoteFor(stack, user, subject, "TKN", "1000000000000000000");
+    // TKN declares Permit2 only; USDC declares EIP-3009, which the round prefers on equal terms.
+    const winner =
+      lane === "oif-escrow-gasless"
+        ? await quoteFor(stack, user, subject, "TKN", "1000000000000000000")
+        : await quoteFor(stack, user, subject, "USDC", "2000000");
+    assert.equal(winner.lane, lane);
     const answer = await stack.api("POST", "/v1/order/openfor", {
       subject,
       json: {
@@ -84,37 +91,41 @@ describe("status views on the devnet, through the gateway", () => {
     return answer.envelope.data as OnchainFill;
   }
 
-  test("a Permit2 order walks to finalized with history, its list entry reaches SETTLED and the fill view reports filled and settled", async () => {
-    const { ack, subject } = await openOrder();
-    const finalized = await eventually(
-      "the status read reaches finalized",
-      async () => {
-        const read = await status(ack, subject);
-        return read.state === "finalized" ? read : undefined;
-      },
-      60_000,
-      500,
-    );
-    assert.equal(finalized.history[0]?.state, "created");
-    assert.equal(finalized.history.at(-1)?.state, "finalized");
-    assert.equal(finalized.onchainOrderId, ack.orderId);
-    const settled = await eventually(
-      "the fill view reports settled",
-      async () => {
-        const read = await fill(ack);
-        return read.settled ? read : undefined;
-      },
-      60_000,
-      250,
-    );
-    assert.equal(settled.filled, true);
-    const answer = await stack.api("GET", "/v1/orders", { subject });
-    assert.equal(answer.envelope.success, true, answer.text);
-    const listed = answer.envelope.data as OrdersList;
-    assert.equal(listed.subject, subject);
-    assert.equal(listed.orders[0]?.orderId, ack.hubOrderId);
-    assert.equal(listed.orders[0]?.chain?.status, "SETTLED");
-  });
+  for (const [lane, name] of [
+    ["oif-escrow-gasless", "a Permit2 order"],
+    ["aggregator-gasless", "an EIP-3009 order"],
+  ] as const)
+    test(`${name} walks to finalized with history, its list entry reaches SETTLED and the fill view reports filled and settled`, async () => {
+      const { ack, subject } = await openOrder(lane);
+      const finalized = await eventually(
+        "the status read reaches finalized",
+        async () => {
+          const read = await status(ack, subject);
+          return read.state === "finalized" ? read : undefined;
+        },
+        60_000,
+        500,
+      );
+      assert.equal(finalized.history[0]?.state, "created");
+      assert.equal(finalized.history.at(-1)?.state, "finalized");
+      assert.equal(finalized.onchainOrderId, ack.orderId);
+      const settled = await eventually(
+        "the fill view reports settled",
+        async () => {
+          const read = await fill(ack);
+          return read.settled ? read : undefined;
+        },
+        60_000,
+        250,
+      );
+      assert.equal(settled.filled, true);
+      const answer = await stack.api("GET", "/v1/orders", { subject });
+      assert.equal(answer.envelope.success, true, answer.text);
+      const listed = answer.envelope.data as OrdersList;
+      assert.equal(listed.subject, subject);
+      assert.equal(listed.orders[0]?.orderId, ack.hubOrderId);
+      assert.equal(listed.orders[0]?.chain?.status, "SETTLED");
+    });
 
   test("with the solver stalled after executed, the status stays executed with upstreamStale false while the fill view shows settled", async (t) => {
     for (const solver of ["alpha", "beta"]) {
