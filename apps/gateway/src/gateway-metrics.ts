@@ -1,42 +1,117 @@
-import { Counter, Histogram, type Registry } from "prom-client";
+import type { Metric, Registry } from "prom-client";
 
 /** The gateway's metrics; labels are operation ids, codes and statuses, never a credential. */
 export interface GatewayMetrics {
   observe(operation: string, code: string, status: number, seconds: number): void;
 }
 
+const BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
+
+interface AnswerTally {
+  readonly labels: { operation: string; code: string; status: string };
+  count: number;
+}
+
+interface DurationTally {
+  readonly labels: { operation: string };
+  count: number;
+  sum: number;
+  /** Per bucket, not cumulative; the last slot is +Inf. */
+  readonly buckets: number[];
+}
+
+/**
+ * Plain tallies per call, turned into Prometheus samples only when scraped: prom-client's labelled
+ * children validate and hash their labels on every observation. The exposition format is the same.
+ */
 export function createGatewayMetrics(registry: Registry): GatewayMetrics {
-  const answers = new Counter({
-    name: "gateway_answers_total",
-    help: "Answers by operation, code (OK or hub for passed-through answers) and HTTP status.",
-    labelNames: ["operation", "code", "status"] as const,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: "gateway_answer_seconds",
-    help: "Time from request to answer, by operation.",
-    labelNames: ["operation"] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
-    registers: [registry],
-  });
-  // Labelled children are looked up once per label set, not hashed again on every call.
-  const answerCounters = new Map<string, { inc(): void }>();
-  const durations = new Map<string, { observe(value: number): void }>();
+  const answers = new Map<string, AnswerTally>();
+  const durations = new Map<string, DurationTally>();
+
+  function answerSamples() {
+    return [...answers.values()].map((tally) => ({ labels: tally.labels, value: tally.count }));
+  }
+
+  function durationSamples(name: string) {
+    const values = [];
+    for (const tally of durations.values()) {
+      let cumulative = 0;
+      BUCKETS_SECONDS.forEach((bound, i) => {
+        cumulative += tally.buckets[i] as number;
+        values.push({
+          metricName: `${name}_bucket`,
+          labels: { le: bound, ...tally.labels },
+          value: cumulative,
+        });
+      });
+      values.push({
+        metricName: `${name}_bucket`,
+        labels: { le: "+Inf", ...tally.labels },
+        value: tally.count,
+      });
+      values.push({ metricName: `${name}_sum`, labels: tally.labels, value: tally.sum });
+      values.push({ metricName: `${name}_count`, labels: tally.labels, value: tally.count });
+    }
+    return values;
+  }
+
+  function scraped(
+    name: string,
+    help: string,
+    type: "counter" | "histogram",
+    samples: () => unknown[],
+    reset: () => void,
+  ) {
+    const metric = {
+      name,
+      help,
+      type,
+      aggregator: "sum",
+      get: async () => ({ name, help, type, values: samples(), aggregator: "sum" }),
+      reset,
+    };
+    registry.registerMetric(metric as unknown as Metric);
+  }
+
+  scraped(
+    "gateway_answers_total",
+    "Answers by operation, code (OK or hub for passed-through answers) and HTTP status.",
+    "counter",
+    answerSamples,
+    () => answers.clear(),
+  );
+  scraped(
+    "gateway_answer_seconds",
+    "Time from request to answer, by operation.",
+    "histogram",
+    () => durationSamples("gateway_answer_seconds"),
+    () => durations.clear(),
+  );
+
   return {
     observe(operation, code, status, seconds) {
       const id = `${operation} ${code} ${status}`;
-      let counter = answerCounters.get(id);
-      if (!counter) {
-        counter = answers.labels(operation, code, String(status));
-        answerCounters.set(id, counter);
+      let answer = answers.get(id);
+      if (answer === undefined) {
+        answer = { labels: { operation, code, status: String(status) }, count: 0 };
+        answers.set(id, answer);
       }
-      counter.inc();
-      let histogram = durations.get(operation);
-      if (!histogram) {
-        histogram = duration.labels(operation);
-        durations.set(operation, histogram);
+      answer.count += 1;
+      let duration = durations.get(operation);
+      if (duration === undefined) {
+        duration = {
+          labels: { operation },
+          count: 0,
+          sum: 0,
+          buckets: new Array(BUCKETS_SECONDS.length + 1).fill(0),
+        };
+        durations.set(operation, duration);
       }
-      histogram.observe(seconds);
+      duration.count += 1;
+      duration.sum += seconds;
+      let i = 0;
+      while (i < BUCKETS_SECONDS.length && seconds > (BUCKETS_SECONDS[i] as number)) i += 1;
+      duration.buckets[i] = (duration.buckets[i] as number) + 1;
     },
   };
 }

@@ -1,0 +1,89 @@
+// Profiles the gateway path alone: `node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/gateway-profile.ts`
+// serves GET /v1/catalog through the gateway and in-process hub under 6 s of load from a separate process.
+import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { generateApiKey, hashApiKey } from "@hub/contract";
+import { createMemoryCounters } from "@hub/counters";
+import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
+import { createHubApp } from "@hub/hub-app";
+import { pino } from "pino";
+import { benchCatalog } from "./gateway-catalog.js";
+
+const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
+const quiet = pino({ level: "silent" });
+const hub = createHubApp({
+  config: { gatewayCredential: HUB_SECRET, perIpBucket: { ratePerSecond: 1e9, burst: 1e9 } },
+  catalog: benchCatalog(),
+  counters: createMemoryCounters(),
+  logger: quiet,
+  replicaId: "r1",
+});
+const key = generateApiKey();
+const keyHash = hashApiKey(key);
+const store = {
+  async findKeyByHash(hash: string) {
+    return hash === keyHash
+      ? { keyId: "k", orgId: "org_bench", expiresAt: null, revokedAt: null }
+      : undefined;
+  },
+  async findProjectByPublicId() {
+    return undefined;
+  },
+  async markKeysUsed() {},
+};
+const credentials = createCredentialResolver({}, { store, logger: quiet });
+const app = createGatewayApp({
+  config: { hubCredential: HUB_SECRET, organizationPool: { ratePerSecond: 1e9, burst: 1e9 } },
+  credentials,
+  counters: createMemoryCounters(),
+  transport: createInProcessHubTransport(hub),
+  logger: pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false })),
+});
+const sample = await hub.handle({
+  method: "GET",
+  url: "/v1/catalog",
+  headers: { "x-gateway-credential": HUB_SECRET, "x-service-org": "org_bench", "x-request-id": "bench" },
+});
+const bare = createServer((_request, response) => {
+  response.writeHead(200, {
+    "content-type": sample.headers["content-type"] as string,
+    "x-request-id": "bench",
+  });
+  response.end(sample.body);
+});
+const server = process.env.BARE ? bare : app.server;
+if (process.env.BARE) await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
+else await app.listen({ port: 0, host: "127.0.0.1" });
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/catalog`;
+const loadScript = fileURLToPath(new URL("./gateway-load.ts", import.meta.url));
+const settings = {
+  url,
+  headers: { "x-api-key": key },
+  connections: 16,
+  durationSeconds: 6,
+  warmupSeconds: 1,
+};
+const cpuBefore = process.cpuUsage();
+const out = await new Promise<string>((resolve) => {
+  let text = "";
+  const child = spawn(process.execPath, ["--import", "tsx", loadScript, JSON.stringify(settings)]);
+  child.stdout.on("data", (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  child.on("exit", () => resolve(text));
+});
+const result = JSON.parse(out.trim());
+const cpu = process.cpuUsage(cpuBefore);
+console.log(
+  JSON.stringify({
+    ...result,
+    cpuMicros: Math.round((cpu.user + cpu.system) / (result.requests + result.warmupRequests)),
+  }),
+);
+bare.close();
+await app.close();
+await credentials.close();
+await hub.close();
+process.exit(0);
