@@ -11,6 +11,7 @@ import {
   createHubApp,
   createReservationAdmin,
   devnetProvider,
+  forgetChainHistory,
   loadCatalog,
   parseProvidersConfig,
   reconcilerChainsFromManifest,
@@ -104,6 +105,10 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
         ? [devnetProvider(devnet.url)]
         : [];
     if (providers.length === 0) logger.warn("no upstream provider configured: every quote answers EIN0008");
+    if (devnet) {
+      // The devnet's chains start from genesis on every start; facts of an earlier run are void.
+      for (const chain of devnet.manifest.chains) await forgetChainHistory(store.sql, chain.chainDomain);
+    }
     const reconcilerChains: ReconcilerChainConfig[] = devnet
       ? reconcilerChainsFromManifest(devnet.manifest)
       : catalog.families.evm.flatMap((chain) => {

@@ -5,6 +5,7 @@ import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
+import { privateKeyToAccount } from "viem/accounts";
 
 const root = new URL("../../../", import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), "hub-start-"));
@@ -131,6 +132,72 @@ test("a restart on the same data dir keeps the development organization, project
     assert.equal(dev.apiKey, firstDev.apiKey);
     const answer = await fetch(`${dev.baseUrl}/catalog`, { headers: { "x-api-key": dev.apiKey } });
     assert.equal(answer.status, 200);
+  } finally {
+    stack.child.kill("SIGTERM");
+    await stack.exited;
+  }
+});
+
+test("on the npm start stack a wallet's EIP-3009 order goes from quote to a SETTLED list entry", async () => {
+  const stack = startStack();
+  try {
+    await waitFor(() => /ready in \d+ ms/.test(stack.output()), "the ready line");
+    const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
+    const subject = "npm-start-wallet";
+    const api = async <T>(method: string, path: string, body?: unknown) => {
+      const headers: Record<string, string> = { "x-api-key": dev.apiKey, "x-service-subject": subject };
+      if (body) headers["content-type"] = "application/json";
+      const answer = await fetch(`${dev.baseUrl}${path}`, {
+        method,
+        headers,
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return (await answer.json()) as { success: boolean; data: T };
+    };
+    const catalog = await api<{ families: { evm: { assets: { symbol: string; key: string }[] }[] } }>(
+      "GET",
+      "/catalog",
+    );
+    const [origin, destination] = catalog.data.families.evm as [Chain, Chain];
+    type Chain = { assets: { symbol: string; key: string }[] };
+    const usdc = (chain: Chain) => chain.assets.find((asset) => asset.symbol === "USDC")!.key;
+    const wallet = privateKeyToAccount(dev.accounts[2]!.privateKey as `0x${string}`);
+    const quote = await api<{
+      lane: string;
+      quoteRequestId: string;
+      quoteId: string;
+      onchainOrderId: string;
+      signPayload: { payload: Parameters<typeof wallet.signTypedData>[0] };
+    }>("POST", "/quote", {
+      sourceAsset: usdc(origin),
+      destinationAsset: usdc(destination),
+      amount: "1500000",
+      recipient: wallet.address,
+      sourceAccount: wallet.address,
+    });
+    assert.equal(quote.success, true, JSON.stringify(quote));
+    assert.equal(quote.data.lane, "aggregator-gasless");
+    const signature = await wallet.signTypedData(quote.data.signPayload.payload);
+    const ack = await api<{ orderId: string; hubOrderId: string }>("POST", "/order/openfor", {
+      quoteRequestId: quote.data.quoteRequestId,
+      quoteId: quote.data.quoteId,
+      signature,
+    });
+    assert.equal(ack.success, true, JSON.stringify(ack));
+    assert.equal(ack.data.orderId, quote.data.onchainOrderId);
+    const deadline = Date.now() + 60_000;
+    let status: string | undefined;
+    while (status !== "SETTLED") {
+      if (Date.now() > deadline) throw new Error(`the list entry stayed at ${status ?? "no chain object"}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const list = await api<{ orders: { orderId: string; chain?: { status: string } }[] }>("GET", "/orders");
+      const entry = list.data.orders.find(
+        (order: { orderId: string }) => order.orderId === ack.data.hubOrderId,
+      );
+      status = entry?.chain?.status;
+    }
+    const upstream = await api<unknown>("GET", `/order/${ack.data.hubOrderId}/status`);
+    assert.equal(upstream.success, true, JSON.stringify(upstream));
   } finally {
     stack.child.kill("SIGTERM");
     await stack.exited;

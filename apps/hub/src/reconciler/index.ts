@@ -8,3 +8,4 @@ export * from "./read-chain-facts.js";
 export * from "./reconciler-lease.js";
 export * from "./write-indexed-range.js";
 export * from "./reconciler-chains-from-manifest.js";
+export * from "./forget-chain-history.js";
