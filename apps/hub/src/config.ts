@@ -23,6 +23,10 @@ export const hubConfigSchema = z.object({
   quoteDeadlineMs: z.number().int().positive().default(15_000),
   /** A winner's lifetime (expiresAt), never past the upstream's own validUntil. */
   quoteLifetimeMs: z.number().int().positive().default(30_000),
+  /** How long a proxy-lane quote stays registrable on POST /order/openfor (its template is held as long). */
+  proxyTemplateHoldMs: z.number().int().positive().default(1_200_000),
+  /** Whether POST /order admits a registration with none of signature, signer and scheme (else EIN0010). */
+  unsignedOpenFlowRegistration: z.boolean().default(false),
   /** How long GET /order/{orderId}/status serves a read without asking the upstream again. */
   statusCacheMs: z.number().int().positive().default(2_000),
   /** Orders the status projection holds in memory; a read that would add one more answers EIN0081. */

@@ -43,8 +43,19 @@ export interface HubAppDeps {
   sql?: SqlClient;
   /** The upstream providers quote rounds ask; none means every round is EIN0008. */
   providers?: readonly ProviderConfigInput[];
+  /**
+   * EVM chains the hub reads at quote time (the swap router's price on the oif-swap-token lane), by
+   * chain id. The stack passes the reconciler's chains; absent: a lane that needs a read is not offered.
+   */
+  chains?: readonly QuoteChainRpc[];
   /** Chains the reconciler indexes in this process (needs deps.sql); absent: no reconciler here. */
   reconciler?: HubReconcilerOptions;
+}
+
+/** Where the hub reads one EVM chain. */
+export interface QuoteChainRpc {
+  chainId: number;
+  rpcUrl: string;
 }
 
 export interface HubReconcilerOptions {
@@ -120,6 +131,8 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       replicaId: deps.replicaId,
       quoteDeadlineMs: config.quoteDeadlineMs,
       quoteLifetimeMs: config.quoteLifetimeMs,
+      proxyTemplateHoldMs: config.proxyTemplateHoldMs,
+      chains: deps.chains ?? deps.reconciler?.chains ?? [],
     }),
     orders: createOrderService({
       store: deps.sql && createSubmissionStore(deps.sql),

@@ -1,5 +1,4 @@
 import type { SqlClient } from "@hub/store";
-import type { QuoteTemplate } from "./quote-template.js";
 
 /** One issued quote as the quotes table holds it. */
 export interface StoredQuote {
@@ -15,7 +14,8 @@ export interface StoredQuote {
   requestFingerprint: string;
   /** Exactly what was disclosed (QuoteWinner, or PreparedQuote on prepare). */
   winner: Record<string, unknown>;
-  template: QuoteTemplate;
+  /** What the lane's submission needs (an OIF QuoteTemplate, or an open-flow template); JSON. */
+  template: Record<string, unknown>;
   onchainOrderId: string | null;
   issuedAt: Date;
   expiresAt: Date;
@@ -50,7 +50,7 @@ interface QuoteRow {
   preparation_id: string | null;
   request_fingerprint: string;
   winner: Record<string, unknown> | string;
-  template: QuoteTemplate | string;
+  template: Record<string, unknown> | string;
   onchain_order_id: string | null;
   issued_at: Date | string;
   expires_at: Date | string;

@@ -1,24 +1,22 @@
-import { standardOrderToJson } from "@hub/chain";
 import {
   type Catalog,
   HubError,
-  type PrepareQuoteRequest,
+  newOpaqueId,
   type PreparedQuote,
+  type PrepareQuoteRequest,
   type QuotePreview,
   type QuoteRequest,
   type QuoteWinner,
-  newOpaqueId,
 } from "@hub/contract";
 import type { Logger } from "pino";
-import { discloseWinner, quoteTerms } from "../quotes/disclose-winner.js";
-import { quoteLanes } from "../quotes/quote-lanes.js";
+import { oifCandidate, quoteTerms } from "../quotes/disclose-winner.js";
+import type { CandidateSource, QuoteCandidate } from "../quotes/quote-candidate.js";
 import type { QuoteMetrics } from "../quotes/quote-metrics.js";
 import type { NewQuote, QuoteStore, StoredQuote } from "../quotes/quote-store.js";
-import type { QuoteTemplate } from "../quotes/quote-template.js";
+import { compareQuotes } from "../quotes/rank-quotes.js";
 import { requestFingerprint } from "../quotes/request-fingerprint.js";
 import { type QuoteRoute, resolveQuoteRoute } from "../quotes/resolve-quote-route.js";
-import { type QuoteRoundScope, createQuoteRound } from "../quotes/run-quote-round.js";
-import type { VettedQuote } from "../quotes/vet-quote.js";
+import { createQuoteRound, type QuoteRoundScope } from "../quotes/run-quote-round.js";
 import type { ProviderClients } from "../upstream/provider-clients.js";
 import type { Clock } from "./clock.js";
 import type { QuoteAdmission } from "./quote-admission.js";
@@ -45,8 +43,10 @@ export interface QuoteService {
 export interface QuoteServiceDeps {
   admission: QuoteAdmission;
   catalog: Catalog;
-  /** Absent: the hub has no provider, and every round ends with no viable route (EIN0008). */
+  /** Absent: the hub has no OIF provider. */
   providers: ProviderClients | undefined;
+  /** Further sources of candidates beside the OIF providers (external aggregators). */
+  extraSources?: readonly CandidateSource[];
   quoteStore: QuoteStore | undefined;
   metrics: QuoteMetrics;
   logger: Logger;
@@ -54,6 +54,10 @@ export interface QuoteServiceDeps {
   replicaId: string;
   quoteDeadlineMs: number;
   quoteLifetimeMs: number;
+  /** How long a proxy-lane winner stays registrable (20 min by default). */
+  proxyTemplateHoldMs: number;
+  /** EVM chains the hub may read at quote time, by chain id. */
+  chains: readonly { chainId: number; rpcUrl: string }[];
 }
 
 const PROVIDER_OFFER_ID = /^([A-Za-z0-9_-]{1,32})\.([A-Za-z0-9._-]{1,31})$/;
@@ -74,48 +78,66 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       clock,
       deadlineMs: deps.quoteDeadlineMs,
     });
+  const oifSource: CandidateSource | undefined = round && {
+    serves: (scope) =>
+      deps.providers?.enabled.some(
+        (client) => scope.providerId === undefined || client.provider.id === scope.providerId,
+      ) ?? false,
+    run: async (route, scope, signal) =>
+      (await round.run(route, scope, signal)).map((quote) => oifCandidate(quote, route)),
+  };
+  const sources: CandidateSource[] = [...(oifSource ? [oifSource] : []), ...(deps.extraSources ?? [])];
+
+  /**
+   * Asks every source in scope in parallel. Any candidate wins over every refusal; with none, the
+   * refusal that says most: no viable route (EIN0008) over busy (EIN0081) over unavailable (EIN0050).
+   */
+  async function candidatesFor(
+    route: QuoteRoute,
+    scope: QuoteRoundScope,
+    signal: AbortSignal | undefined,
+  ): Promise<QuoteCandidate[]> {
+    const inScope = sources.filter((source) => source.serves(scope));
+    if (inScope.length === 0) throw noProvider();
+    const settled = await Promise.allSettled(inScope.map((source) => source.run(route, scope, signal)));
+    const candidates = settled.flatMap((result) => (result.status === "fulfilled" ? result.value : []));
+    if (candidates.length > 0) return candidates.sort((a, b) => compareQuotes(a, b, route.swapType));
+    signal?.throwIfAborted();
+    const refusals = settled.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
+    for (const code of ["EIN0008", "EIN0081", "EIN0050"]) {
+      const refusal = refusals.find((reason) => reason instanceof HubError && reason.code === code);
+      if (refusal) throw refusal;
+    }
+    if (refusals[0] !== undefined) throw refusals[0];
+    throw new HubError("EIN0008", { message: "No viable route: no provider offered a quote." });
+  }
 
   async function vettedQuotes(
     request: QuoteRequest,
     scope: QuoteRoundScope,
     signal: AbortSignal | undefined,
-  ): Promise<{ route: QuoteRoute; quotes: VettedQuote[] }> {
+  ): Promise<{ route: QuoteRoute; quotes: QuoteCandidate[] }> {
     const route = resolveQuoteRoute(catalog, request);
-    if (!round) throw noProvider();
-    return { route, quotes: await round.run(route, scope, signal) };
+    return { route, quotes: await candidatesFor(route, scope, signal) };
   }
 
   function record(
-    winner: VettedQuote,
-    route: QuoteRoute,
+    winner: QuoteCandidate,
     caller: QuoteCaller,
     fingerprint: string,
     preparationId: string | null,
-  ): { row: NewQuote; identity: { quoteRequestId: string; quoteId: string; expiresAtMs: number } } {
+  ): { row: NewQuote; disclosed: QuoteWinner } {
     const issuedAtMs = clock.now();
     // About 30 s, never past the upstream's own validity.
-    const expiresAtMs = Math.min(issuedAtMs + deps.quoteLifetimeMs, winner.validUntil * 1000);
+    const expiresAtMs = Math.min(issuedAtMs + deps.quoteLifetimeMs, winner.validUntilMs);
     const identity = {
       quoteRequestId: newOpaqueId("qr", replicaId),
       quoteId: newOpaqueId("q", replicaId),
       expiresAtMs,
     };
-    const template: QuoteTemplate = {
-      version: 1,
-      providerId: winner.providerId,
-      solverId: winner.solverId,
-      lane: winner.lane,
-      orderType: quoteLanes[winner.lane].product,
-      signatureScheme: quoteLanes[winner.lane].scheme,
-      quoteResponse: winner.quoteResponse,
-      standardOrder: standardOrderToJson(winner.order),
-      typedDataHash: winner.typedDataHash,
-      ...(winner.onchainOrderId === undefined ? {} : { onchainOrderId: winner.onchainOrderId }),
-      onchainOrderIdSource: winner.onchainOrderId === undefined ? "upstream" : "verified",
-      user: route.user,
-      recipient: route.recipient,
-      validUntil: winner.validUntil,
-    };
+    const { winner: disclosed, template } = winner.disclose(identity);
+    const registrableUntilMs =
+      winner.registrableForMs === undefined ? expiresAtMs : issuedAtMs + winner.registrableForMs;
     const row: NewQuote = {
       quoteId: identity.quoteId,
       quoteRequestId: identity.quoteRequestId,
@@ -126,14 +148,14 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       providerId: winner.providerId,
       preparationId,
       requestFingerprint: fingerprint,
-      winner: {},
+      winner: disclosed,
       template,
       onchainOrderId: winner.onchainOrderId ?? null,
       issuedAt: new Date(issuedAtMs),
       expiresAt: new Date(expiresAtMs),
-      registrableUntil: new Date(expiresAtMs),
+      registrableUntil: new Date(registrableUntilMs),
     };
-    return { row, identity };
+    return { row, disclosed };
   }
 
   function replayOf(stored: StoredQuote, fingerprint: string): PreparedQuote {
@@ -149,12 +171,11 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
   return {
     quote(request, caller, signal) {
       return admission.run(async () => {
-        const { route, quotes } = await vettedQuotes(request, {}, signal);
+        const { quotes } = await vettedQuotes(request, {}, signal);
         if (!quoteStore) throw noProvider();
-        const { row, identity } = record(quotes[0]!, route, caller, requestFingerprint(request), null);
-        const winner = discloseWinner(quotes[0]!, route, identity);
-        await quoteStore.insert({ ...row, winner });
-        return winner;
+        const { row, disclosed } = record(quotes[0]!, caller, requestFingerprint(request), null);
+        await quoteStore.insert(row);
+        return disclosed;
       });
     },
 
@@ -173,7 +194,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
 
     prepare(request, caller, signal) {
       return admission.run(async () => {
-        if (!quoteStore || !round) throw noProvider();
+        if (!quoteStore) throw noProvider();
         const fingerprint = requestFingerprint(request);
         const earlier = await quoteStore.findPrepared(
           caller.organization,
@@ -183,17 +204,14 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         if (earlier) return replayOf(earlier, fingerprint);
         const route = resolveQuoteRoute(catalog, request);
         const offer = PROVIDER_OFFER_ID.exec(request.provider);
-        if (!offer || !deps.providers?.enabled.some((client) => client.provider.id === offer[1])) {
+        if (!offer || !sources.some((source) => source.serves({ providerId: offer[1]! }))) {
           throw new HubError("EIN0008", {
             message: `No viable route: provider ${request.provider} is not offered here; take one from a preview.`,
           });
         }
-        const quotes = await round.run(route, { providerId: offer[1]!, solverId: offer[2]! }, signal);
-        const { row, identity } = record(quotes[0]!, route, caller, fingerprint, request.preparationId);
-        const winner: PreparedQuote = {
-          ...discloseWinner(quotes[0]!, route, identity),
-          preparationId: request.preparationId,
-        };
+        const quotes = await candidatesFor(route, { providerId: offer[1]!, solverId: offer[2]! }, signal);
+        const { row, disclosed } = record(quotes[0]!, caller, fingerprint, request.preparationId);
+        const winner: PreparedQuote = { ...disclosed, preparationId: request.preparationId };
         const stored = await quoteStore.insertPrepared({
           ...row,
           winner,
