@@ -1,4 +1,4 @@
-import { standardOrderToJson } from "@hub/chain";
+import { type StandardOrder, standardOrderToJson } from "@hub/chain";
 import { type QuoteWinner, signableHash } from "@hub/contract";
 import type { QuoteCandidate, WinnerIdentity } from "./quote-candidate.js";
 import { OIF_ESCROW_EXECUTION_CLASS, quoteLanes } from "./quote-lanes.js";
@@ -27,6 +27,26 @@ export function quoteTerms(
   };
 }
 
+/** What an OIF-lane disclosure commits to: the offer's terms, the accounts and the order's deadlines. */
+export function committedTerms(
+  terms: ReturnType<typeof quoteTerms>,
+  route: QuoteRoute,
+  order: StandardOrder,
+  onchainOrderId: `0x${string}` | undefined,
+) {
+  return {
+    provider: terms.provider,
+    input: terms.input,
+    output: terms.output,
+    swapType: terms.swapType,
+    recipient: route.recipient,
+    sourceAccount: route.user,
+    fillDeadline: iso(order.fillDeadline),
+    refundableAfter: iso(order.expires),
+    ...(onchainOrderId === undefined ? {} : { onchainOrderId }),
+  };
+}
+
 /**
  * The disclosed winner. signPayload is the typed data the hub rebuilt (its hash equals the upstream's);
  * on the EIP-3009 lane it is wrapped as `{chainId, payload}`. The signable payload states the lane, what
@@ -42,17 +62,7 @@ export function discloseWinner(quote: VettedQuote, route: QuoteRoute, identity: 
     kind: quote.lane,
     signPayload,
     typedDataHash: quote.typedDataHash,
-    terms: {
-      provider: terms.provider,
-      input: terms.input,
-      output: terms.output,
-      swapType: terms.swapType,
-      recipient: route.recipient,
-      sourceAccount: route.user,
-      fillDeadline: iso(quote.order.fillDeadline),
-      refundableAfter: iso(quote.order.expires),
-      ...(quote.onchainOrderId === undefined ? {} : { onchainOrderId: quote.onchainOrderId }),
-    },
+    terms: committedTerms(terms, route, quote.order, quote.onchainOrderId),
   };
   return {
     quoteRequestId: identity.quoteRequestId,
@@ -75,7 +85,7 @@ export function oifQuoteTemplate(quote: VettedQuote, route: QuoteRoute): QuoteTe
     solverId: quote.solverId,
     lane: quote.lane,
     orderType: quoteLanes[quote.lane].product,
-    signatureScheme: quoteLanes[quote.lane].scheme,
+    signatureScheme: quoteLanes[quote.lane].signatureScheme,
     quoteResponse: quote.quoteResponse,
     standardOrder: standardOrderToJson(quote.order),
     typedDataHash: quote.typedDataHash,

@@ -2,7 +2,7 @@ import type { StandardOrder } from "@hub/chain";
 import type { Hex } from "viem";
 import { oifQuoteResponseSchema } from "../upstream/oif-quote-response.js";
 import { checkStandardOrder } from "./check-standard-order.js";
-import { type QuoteLane, laneOfProduct } from "./quote-lanes.js";
+import { isQuoteProduct, type QuoteLane, quoteLanes } from "./quote-lanes.js";
 import { type QuoteRejectionReason, QuoteRejection } from "./quote-rejection.js";
 import type { QuoteRoute } from "./resolve-quote-route.js";
 import { vetEip3009Order } from "./vet-eip3009-order.js";
@@ -24,10 +24,10 @@ export interface VettedQuote {
   /** Unix seconds. */
   validUntil: number;
   order: StandardOrder;
-  /** The typed data the user signs, rebuilt by the hub; its hash equals the upstream's. */
+  /** The typed data the user signs, rebuilt by the hub; its hash equals the upstream's (not disclosed on a proxy lane). */
   signPayload: SignTypedData;
   typedDataHash: Hex;
-  /** Recomputed on the EIP-3009 lane (the authorization's nonce); unknown on the Permit2 lane. */
+  /** Recomputed on the EIP-3009 lane (the authorization's nonce); unknown on the Permit2 lane (and the proxy lanes until disclosed). */
   onchainOrderId: Hex | undefined;
 }
 
@@ -72,9 +72,10 @@ export function vetQuote(raw: unknown, context: VettingContext): VetOutcome {
     }
     const quote = parsed.data;
     if (!SOLVER_ID.test(quote.solverId)) throw new QuoteRejection("malformed", "solverId is not a plain id");
-    const lane = laneOfProduct(quote.order.type);
-    if (lane === undefined) throw new QuoteRejection("unknown-lane", `order type ${quote.order.type}`);
-    if (lane !== context.askedLane) {
+    if (!isQuoteProduct(quote.order.type))
+      throw new QuoteRejection("unknown-lane", `order type ${quote.order.type}`);
+    const lane = context.askedLane;
+    if (quoteLanes[lane].product !== quote.order.type) {
       throw new QuoteRejection(
         "lane-not-asked",
         `answered ${quote.order.type} to a request for ${context.askedLane}`,

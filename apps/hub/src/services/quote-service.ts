@@ -10,6 +10,7 @@ import {
 } from "@hub/contract";
 import type { Logger } from "pino";
 import { oifCandidate, quoteTerms } from "../quotes/disclose-winner.js";
+import { proxyLaneCandidates } from "../quotes/proxy-lane-candidate.js";
 import type { CandidateSource, QuoteCandidate } from "../quotes/quote-candidate.js";
 import type { QuoteMetrics } from "../quotes/quote-metrics.js";
 import type { NewQuote, QuoteStore, StoredQuote } from "../quotes/quote-store.js";
@@ -17,6 +18,7 @@ import { compareQuotes } from "../quotes/rank-quotes.js";
 import { requestFingerprint } from "../quotes/request-fingerprint.js";
 import { type QuoteRoute, resolveQuoteRoute } from "../quotes/resolve-quote-route.js";
 import { createQuoteRound, type QuoteRoundScope } from "../quotes/run-quote-round.js";
+import { createSwapRouterReader } from "../quotes/swap-router-reader.js";
 import type { ProviderClients } from "../upstream/provider-clients.js";
 import type { Clock } from "./clock.js";
 import type { QuoteAdmission } from "./quote-admission.js";
@@ -58,6 +60,8 @@ export interface QuoteServiceDeps {
   proxyTemplateHoldMs: number;
   /** EVM chains the hub may read at quote time, by chain id. */
   chains: readonly { chainId: number; rpcUrl: string }[];
+  /** One quote-time chain read's timeout (the swap router on oif-swap-token); 2 s by default. */
+  chainReadTimeoutMs?: number;
 }
 
 const PROVIDER_OFFER_ID = /^([A-Za-z0-9_-]{1,32})\.([A-Za-z0-9._-]{1,31})$/;
@@ -78,13 +82,23 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       clock,
       deadlineMs: deps.quoteDeadlineMs,
     });
+  const proxyLanes = {
+    reader: createSwapRouterReader({
+      chains: deps.chains,
+      timeoutMs: deps.chainReadTimeoutMs ?? 2000,
+      logger: deps.logger,
+    }),
+    holdMs: deps.proxyTemplateHoldMs,
+  };
   const oifSource: CandidateSource | undefined = round && {
     serves: (scope) =>
       deps.providers?.enabled.some(
         (client) => scope.providerId === undefined || client.provider.id === scope.providerId,
       ) ?? false,
     run: async (route, scope, signal) =>
-      (await round.run(route, scope, signal)).map((quote) => oifCandidate(quote, route)),
+      route.proxy
+        ? proxyLaneCandidates(route, proxyLanes, (upstreamRoute) => round.run(upstreamRoute, scope, signal))
+        : (await round.run(route, scope, signal)).map((quote) => oifCandidate(quote, route)),
   };
   const sources: CandidateSource[] = [...(oifSource ? [oifSource] : []), ...(deps.extraSources ?? [])];
 
