@@ -34,10 +34,18 @@ export const disclosureSchema = z
 /** Token-in orders: what enters the swap and its ceiling. */
 export const swapInputSchema = z
   .object({
-    amountIn: baseUnitsSchema.describe("The swap's nominal input, base units of the source token."),
-    amountMax: baseUnitsSchema.describe("The most the user can pay: the real cost; show this one."),
+    amountIn: baseUnitsSchema.describe(
+      "The swap's nominal input, base units of the source token: the requested amount on exact-input; equal to amountMax on exact-output.",
+    ),
+    amountMax: baseUnitsSchema.describe(
+      "The real cost; show this one. What the user approves and the user proxy pulls and swaps, all of it (never above amountIn); equals input.amount.",
+    ),
   })
-  .meta({ id: "SwapInput", description: "Token-in orders only; amountMax is the real cost." });
+  .meta({
+    id: "SwapInput",
+    description:
+      "Token-in orders only (oif-swap-token). amountMax is the real cost: the approval's amount and the swapAndOpenV2 argument. The swap yields at least the order's input of the declared token; any surplus goes to the order's user.",
+  });
 
 /** The fields a winner and a preview offer share: who, which lane, the terms. */
 export const quoteTermsFields = {
