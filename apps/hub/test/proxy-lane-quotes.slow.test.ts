@@ -12,6 +12,7 @@ import {
   type Catalog,
   type CatalogChain,
   openForAckSchema,
+  preparedQuoteSchema,
   type QuoteWinner,
   quotePreviewSchema,
   quoteWinnerSchema,
@@ -422,6 +423,30 @@ describe("proxy-lane quotes against the devnet through the hub", () => {
       assert.equal(offer.lane, "oif-wrap-native");
       assert.deepEqual(offer.input, { asset: origin.nativeKey, amount: parseEther("0.2").toString() });
     }
+  });
+
+  test("prepare with a chosen solver serves oif-swap-token too: the prepared winner carries executionTx and swapInput, is stored registrable 20 minutes, and a replay answers it unchanged", async () => {
+    const body = {
+      sourceAsset: undeclaredKey,
+      destinationAsset: assetKey(destination, "USDC"),
+      amount: parseEther("3").toString(),
+      recipient: user(6).address,
+      provider: "devnet.beta",
+      preparationId: "proxy-prepare-1",
+    };
+    const first = await main.post("/v1/quote/prepare", body, "prepare-user");
+    assert.equal(first.success, true, JSON.stringify(first));
+    const prepared = preparedQuoteSchema.parse(first.data);
+    assert.equal(prepared.provider, "devnet.beta");
+    assert.equal(prepared.lane, "oif-swap-token");
+    assert.deepEqual(prepared.swapInput, {
+      amountIn: parseEther("3").toString(),
+      amountMax: parseEther("3").toString(),
+    });
+    assert.equal(prepared.executionTx!.approvals[0]!.amount, parseEther("3").toString());
+    await assertHeldTwentyMinutes(main, prepared);
+    const replay = await main.post("/v1/quote/prepare", body, "prepare-user");
+    assert.deepEqual(replay.data, first.data);
   });
 
   test("POST /order/openfor without signature on a proxy-lane quote is acked before the deposit exists, with the disclosed on-chain id", async () => {
