@@ -28,6 +28,8 @@ export const catalogChainSchema = z.object({
   swapRouter: evmAddress.optional(),
   /** Proxy that opens escrow orders for the user (wrapAndOpen, swapAndOpenV2). */
   userProxy: evmAddress.optional(),
+  /** Bridge an external aggregator's open-flow deposit must go to, when the chain has one. */
+  bridge: evmAddress.optional(),
   /** Input settlers by kind; they change when the hub is redeployed. */
   inputSettlers: z.object({ escrow: evmAddress }),
   outputSettler: evmAddress,

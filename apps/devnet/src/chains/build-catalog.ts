@@ -17,6 +17,7 @@ function catalogChain(chain: DevnetChain, index: number): CatalogChain {
     wrappedKey: erc20Key(chainId, contracts.wrappedNative),
     swapRouter: lower(contracts.swapRouter),
     userProxy: lower(contracts.userProxy),
+    bridge: lower(contracts.bridge),
     inputSettlers: { escrow: lower(contracts.inputSettlerEscrow) },
     outputSettler: lower(contracts.outputSettler),
     inputOracle: lower(contracts.committeeOracle),
