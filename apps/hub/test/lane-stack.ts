@@ -1,0 +1,203 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createAccessService } from "@hub/access";
+import type { CatalogChain, Envelope, ErrorCode, HubAnswer } from "@hub/contract";
+import { createMemoryCounters } from "@hub/counters";
+import { type ChainClients, createChainClients, createDevnet, type Devnet } from "@hub/devnet-app";
+import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
+import { createAccessStore, createTestDatabases, type TestDatabase } from "@hub/store";
+import { pino } from "pino";
+import { createHubApp, devnetProvider, type HubApp, type ProviderConfigInput } from "../src/index.js";
+import { reconcilerChainsFromManifest } from "../src/reconciler/reconciler-chains-from-manifest.js";
+import { answerOf, envelopeOf } from "./hub-fixture.js";
+
+const SECRET = "lane-test-gateway-secret-0123456789abcdef";
+
+/** One answer through the gateway, already held to the route's contract. */
+export interface LaneAnswer {
+  status: number;
+  envelope: Envelope;
+  text: string;
+}
+
+/** A wall clock moved forward by `skewMs`, so a test ages quotes without waiting. */
+export interface SkewedClock {
+  skewMs: number;
+  now(): number;
+}
+
+function skewedClock(): SkewedClock {
+  return {
+    skewMs: 0,
+    now() {
+      return Date.now() + this.skewMs;
+    },
+  };
+}
+
+/**
+ * One devnet, the hub on a real database with its reconciler over the devnet chains, and the real
+ * gateway in process in front of it: everything a wallet meets, on 127.0.0.1.
+ */
+export interface LaneStack {
+  devnet: Devnet;
+  hub: HubApp;
+  db: TestDatabase;
+  chains: ChainClients;
+  origin: CatalogChain;
+  destination: CatalogChain;
+  /** The hub's clock (quotes, submissions, the reconciler). */
+  hubClock: SkewedClock;
+  /** The devnet's clock (aggregator quote expiry, solvers, external aggregator). */
+  devnetClock: SkewedClock;
+  /** Every provider the hub quotes with. */
+  providers: readonly ProviderConfigInput[];
+  /** One call through the gateway with the organization's secret key. */
+  api(
+    method: "GET" | "POST",
+    path: string,
+    options?: { subject?: string; json?: unknown },
+  ): Promise<LaneAnswer>;
+  /** JSON to the devnet's control API; throws on a non-2xx. */
+  control(method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
+export const disposeLaneDatabases = () => databases.dispose();
+
+export interface LaneStackOptions {
+  /** Hub configuration beyond the credential and an organization bucket no test reaches. */
+  hubConfig?: Record<string, unknown>;
+  /** Providers beyond the devnet's OIF aggregator, given the devnet's URL. */
+  extraProviders?: (devnetUrl: string) => ProviderConfigInput[];
+}
+
+export async function startLaneStack(options: LaneStackOptions = {}): Promise<LaneStack> {
+  const logger = pino({ level: "silent" });
+  const devnetClock = skewedClock();
+  const dataDir = await mkdtemp(join(tmpdir(), "hub-lane-devnet-"));
+  const devnet = await createDevnet({
+    port: 0,
+    rpcPorts: [0, 0],
+    dataDir,
+    pollIntervalMs: 100,
+    committeeDelayMs: 500,
+    logger,
+    clock: { nowMs: () => devnetClock.now() },
+  });
+  const db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
+  const hubClock = skewedClock();
+  const providers: ProviderConfigInput[] = [
+    devnetProvider(devnet.url),
+    ...(options.extraProviders?.(devnet.url) ?? []),
+  ];
+  const reconcilerChains = reconcilerChainsFromManifest(devnet.manifest);
+  const hub = createHubApp({
+    config: {
+      gatewayCredential: SECRET,
+      organizationBucket: { ratePerSecond: 10_000, burst: 10_000 },
+      ...options.hubConfig,
+    },
+    catalog: devnet.catalog,
+    counters: createMemoryCounters({}),
+    logger,
+    replicaId: "r1",
+    clock: hubClock,
+    sql: db.sql,
+    providers,
+    chains: reconcilerChains.map((chain) => ({ chainId: chain.chainId, rpcUrl: chain.rpcUrl })),
+    reconciler: { chains: reconcilerChains, pollIntervalMs: 200 },
+  });
+  const accessStore = createAccessStore(db.sql);
+  const access = createAccessService({ store: accessStore });
+  const organization = await access.createOrganization("lanes");
+  const { key } = await access.createApiKey(organization.orgId);
+  const credentials = createCredentialResolver({}, { store: accessStore, logger });
+  const transport = createInProcessHubTransport(hub);
+  const gateway = createGatewayApp({
+    config: { hubCredential: SECRET, timeoutMs: 20_000 },
+    credentials,
+    counters: createMemoryCounters({}),
+    transport,
+    logger,
+  });
+  const gatewayUrl = await gateway.listen({ host: "127.0.0.1", port: 0 });
+  const [origin, destination] = devnet.catalog.families.evm as [CatalogChain, CatalogChain];
+
+  return {
+    devnet,
+    hub,
+    db,
+    chains: createChainClients(devnet.manifest),
+    origin,
+    destination,
+    hubClock,
+    devnetClock,
+    providers,
+    async api(method, path, { subject, json } = {}) {
+      const response = await fetch(`${gatewayUrl}${path}`, {
+        method,
+        headers: {
+          "x-api-key": key,
+          ...(subject === undefined ? {} : { "x-service-subject": subject }),
+          ...(json === undefined ? {} : { "content-type": "application/json" }),
+        },
+        ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+      });
+      const text = await response.text();
+      const answer = answerOf(
+        {
+          statusCode: response.status,
+          headers: Object.fromEntries(response.headers.entries()),
+          body: Buffer.from(text),
+        } as HubAnswer,
+        method,
+        path,
+      );
+      return { status: response.status, envelope: envelopeOf(answer), text };
+    },
+    async control(method, path, body) {
+      const response = await fetch(`${devnet.url}/control${path}`, {
+        method,
+        ...(body === undefined
+          ? {}
+          : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`control ${method} ${path}: ${response.status} ${text}`);
+      return text ? (JSON.parse(text) as unknown) : undefined;
+    },
+    async stop() {
+      await gateway.close();
+      await credentials.close();
+      await transport.close();
+      await hub.close();
+      await db.dispose();
+      try {
+        await devnet.stop();
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** The refusal's code and reference, failing with the whole answer when it is not a refusal. */
+export function refusalOf(answer: LaneAnswer): { code: ErrorCode; reference?: string; message?: string } {
+  assert.equal(answer.envelope.success, false, answer.text);
+  const entry = answer.envelope.errors![0]!;
+  return {
+    code: entry.error_code as ErrorCode,
+    ...(entry.error_reference === undefined ? {} : { reference: entry.error_reference }),
+    ...(answer.envelope.message === undefined ? {} : { message: answer.envelope.message }),
+  };
+}
+
+/** The data of a success, failing with the whole answer otherwise. */
+export function dataOf<T>(answer: LaneAnswer): T {
+  assert.equal(answer.envelope.success, true, answer.text);
+  return answer.envelope.data as T;
+}
