@@ -1,3 +1,4 @@
+export * from "./external-aggregator-client.js";
 export * from "./interop-address.js";
 export * from "./oif-aggregator-client.js";
 export * from "./oif-order-response.js";

@@ -6,30 +6,61 @@ export const oifProducts = ["oif-escrow-v0", "oif-3009-v0"] as const;
 /** One OIF order type. */
 export type OifProduct = (typeof oifProducts)[number];
 
-/** One upstream provider: an OIF aggregator the hub asks for quotes and forwards orders to. */
-export const providerConfigSchema = z.object({
+const providerFields = {
   /** Stable id; offers name it (`<id>.<solverId>`), so it holds no dot. */
   id: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, "1 to 32 of letters, digits, _ and -"),
-  kind: z.literal("oif-aggregator"),
-  /** Root of the aggregator's API: `/api/v1/...` is appended. */
   baseUrl: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, "")),
   /** Sent on every call (e.g. the hub's credential at that upstream). */
   headers: z.record(z.string(), z.string()).default({}),
   /** Per-call timeout; a quote round also stops at its own deadline. */
   timeoutMs: z.number().int().positive().max(60_000).default(5000),
-  /** The order types this provider may be asked for. */
-  products: z.array(z.enum(oifProducts)).min(1).default(["oif-escrow-v0", "oif-3009-v0"]),
   /** Keep-alive connections to this provider. */
   connections: z.number().int().positive().default(16),
   enabled: z.boolean().default(true),
+};
+
+/** An OIF aggregator the hub asks for quotes and forwards orders to; `/api/v1/...` is appended to baseUrl. */
+export const oifProviderConfigSchema = z.object({
+  ...providerFields,
+  kind: z.literal("oif-aggregator"),
+  /** The order types this provider may be asked for. */
+  products: z.array(z.enum(oifProducts)).min(1).default(["oif-escrow-v0", "oif-3009-v0"]),
 });
 
-/** A provider as configured, defaults optional. */
-export type ProviderConfigInput = z.input<typeof providerConfigSchema>;
-/** A provider with every default filled in. */
-export type ProviderConfig = z.output<typeof providerConfigSchema>;
+/**
+ * An external aggregator (open flow, solver-swap, transfer): `/quote` and `/quotes/{id}` are appended
+ * to baseUrl. Its winners carry the transactions the user sends and complete through POST /order.
+ */
+export const externalProviderConfigSchema = z.object({
+  ...providerFields,
+  kind: z.literal("external-aggregator"),
+});
 
-/** The list of providers; ids are unique. */
+/** One upstream provider; an entry without `kind` is an OIF aggregator (the first kind the hub had). */
+export const providerConfigSchema = z.preprocess(
+  (entry) =>
+    typeof entry === "object" && entry !== null && !Array.isArray(entry) && !("kind" in entry)
+      ? { ...entry, kind: "oif-aggregator" }
+      : entry,
+  z.discriminatedUnion("kind", [oifProviderConfigSchema, externalProviderConfigSchema]),
+);
+
+/** An OIF aggregator as configured, defaults optional (`kind` too). */
+export type OifProviderConfigInput = Omit<z.input<typeof oifProviderConfigSchema>, "kind"> & {
+  kind?: "oif-aggregator";
+};
+/** An external aggregator as configured, defaults optional. */
+export type ExternalProviderConfigInput = z.input<typeof externalProviderConfigSchema>;
+/** A provider as configured, defaults optional. */
+export type ProviderConfigInput = OifProviderConfigInput | ExternalProviderConfigInput;
+/** An OIF aggregator with every default filled in. */
+export type OifProviderConfig = z.output<typeof oifProviderConfigSchema>;
+/** An external aggregator with every default filled in. */
+export type ExternalProviderConfig = z.output<typeof externalProviderConfigSchema>;
+/** A provider with every default filled in. */
+export type ProviderConfig = OifProviderConfig | ExternalProviderConfig;
+
+/** The list of providers; ids are unique across kinds. */
 export const providersConfigSchema = z
   .array(providerConfigSchema)
   .refine((list) => new Set(list.map((p) => p.id)).size === list.length, "provider ids must be unique");
@@ -45,12 +76,25 @@ export function parseProvidersConfig(input: unknown): ProviderConfig[] {
 /** The provider for a devnet: its OIF aggregator is mounted at `<devnetUrl>/aggregator`. */
 export function devnetProvider(
   devnetUrl: string,
-  overrides: Partial<ProviderConfigInput> = {},
-): ProviderConfig {
-  return providerConfigSchema.parse({
+  overrides: Partial<Omit<OifProviderConfigInput, "kind">> = {},
+): OifProviderConfig {
+  return oifProviderConfigSchema.parse({
     id: "devnet",
     kind: "oif-aggregator",
     baseUrl: `${devnetUrl.replace(/\/+$/, "")}/aggregator`,
+    ...overrides,
+  });
+}
+
+/** The devnet's external aggregator, mounted at `<devnetUrl>/external`. */
+export function devnetExternalProvider(
+  devnetUrl: string,
+  overrides: Partial<Omit<ExternalProviderConfigInput, "kind">> = {},
+): ExternalProviderConfig {
+  return externalProviderConfigSchema.parse({
+    id: "devnet-external",
+    kind: "external-aggregator",
+    baseUrl: `${devnetUrl.replace(/\/+$/, "")}/external`,
     ...overrides,
   });
 }

@@ -1,0 +1,122 @@
+import type { ExternalProviderConfig } from "./providers-config.js";
+import {
+  createUpstreamSender,
+  parseJson,
+  refusalOf,
+  retryAfterSeconds,
+  type UnavailableReason,
+} from "./upstream-http.js";
+
+/** Body of an external aggregator's `POST /quote`. */
+export interface ExternalQuoteRequest {
+  /** CAIP-19 keys as the catalog writes them. */
+  sourceAsset: string;
+  destinationAsset: string;
+  /** What the user pays, base units (the external aggregator quotes exact-input only). */
+  amount: string;
+  recipient: string;
+  sourceAccount?: string;
+}
+
+/** What one quote call came to. `quote` is the upstream's answer exactly as received. */
+export type ExternalQuoteOutcome =
+  | { kind: "quote"; quote: unknown; latencyMs: number }
+  | { kind: "no-quotes"; httpStatus: number; error: string | undefined; message: string }
+  | { kind: "refused"; httpStatus: number; error: string | undefined; message: string }
+  | { kind: "rate-limited"; retryAfterSeconds: number | undefined }
+  | { kind: "auth-refused"; httpStatus: number }
+  | { kind: "unavailable"; reason: UnavailableReason; cause: string };
+
+/** What one read of an issued quote came to. */
+export type GetExternalQuoteOutcome =
+  | { kind: "found"; quote: unknown }
+  | { kind: "not-found" }
+  | { kind: "rate-limited"; retryAfterSeconds: number | undefined }
+  | { kind: "refused"; httpStatus: number; error: string | undefined; message: string }
+  | { kind: "auth-refused"; httpStatus: number }
+  | { kind: "unavailable"; reason: UnavailableReason; cause: string };
+
+/** The hub's way to one external aggregator (POST /quote, GET /quotes/{id} under its baseUrl). */
+export interface ExternalAggregatorClient {
+  readonly provider: ExternalProviderConfig;
+  quote(request: ExternalQuoteRequest, signal?: AbortSignal): Promise<ExternalQuoteOutcome>;
+  getQuote(upstreamQuoteId: string, signal?: AbortSignal): Promise<GetExternalQuoteOutcome>;
+  close(): Promise<void>;
+}
+
+/** Refusals that say the aggregator has no offer for this request (not that the request is wrong). */
+const NO_QUOTE_ERRORS = new Set(["NO_ROUTE", "INSUFFICIENT_LIQUIDITY"]);
+
+function isJsonObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** An external aggregator client over one keep-alive pool, each call under the provider's timeout and the caller's signal. */
+export function createExternalAggregatorClient(
+  provider: ExternalProviderConfig,
+  deps: { now?: () => number } = {},
+): ExternalAggregatorClient {
+  const now = deps.now ?? (() => performance.now());
+  const { send, close } = createUpstreamSender(provider);
+
+  return {
+    provider,
+
+    async quote(request, signal) {
+      const started = now();
+      const sent = await send("POST", "/quote", request, signal);
+      if (!sent.ok) return { kind: "unavailable", reason: sent.reason, cause: sent.cause };
+      const { answer } = sent;
+      const status = answer.statusCode;
+      if (status === 200) {
+        const json = parseJson(answer.text);
+        if (!json.ok) return { kind: "unavailable", reason: "malformed", cause: json.cause };
+        if (!isJsonObject(json.value)) {
+          return { kind: "unavailable", reason: "malformed", cause: "answer is not a JSON object" };
+        }
+        return { kind: "quote", quote: json.value, latencyMs: now() - started };
+      }
+      if (status === 401 || status === 403) return { kind: "auth-refused", httpStatus: status };
+      if (status === 429)
+        return { kind: "rate-limited", retryAfterSeconds: retryAfterSeconds(answer.headers) };
+      if (status >= 400 && status < 500) {
+        const refusal = refusalOf(answer);
+        if (refusal.error !== undefined && NO_QUOTE_ERRORS.has(refusal.error))
+          return { kind: "no-quotes", httpStatus: status, ...refusal };
+        return { kind: "refused", httpStatus: status, ...refusal };
+      }
+      return {
+        kind: "unavailable",
+        reason: status >= 500 ? "server-error" : "malformed",
+        cause: `HTTP ${status}: ${answer.text.slice(0, 200)}`,
+      };
+    },
+
+    async getQuote(upstreamQuoteId, signal) {
+      const sent = await send("GET", `/quotes/${encodeURIComponent(upstreamQuoteId)}`, undefined, signal);
+      if (!sent.ok) return { kind: "unavailable", reason: sent.reason, cause: sent.cause };
+      const { answer } = sent;
+      const status = answer.statusCode;
+      if (status === 200) {
+        const json = parseJson(answer.text);
+        if (!json.ok) return { kind: "unavailable", reason: "malformed", cause: json.cause };
+        if (!isJsonObject(json.value)) {
+          return { kind: "unavailable", reason: "malformed", cause: "answer is not a JSON object" };
+        }
+        return { kind: "found", quote: json.value };
+      }
+      if (status === 404) return { kind: "not-found" };
+      if (status === 401 || status === 403) return { kind: "auth-refused", httpStatus: status };
+      if (status === 429)
+        return { kind: "rate-limited", retryAfterSeconds: retryAfterSeconds(answer.headers) };
+      if (status >= 400 && status < 500) return { kind: "refused", httpStatus: status, ...refusalOf(answer) };
+      return {
+        kind: "unavailable",
+        reason: status >= 500 ? "server-error" : "malformed",
+        cause: `HTTP ${status}: ${answer.text.slice(0, 200)}`,
+      };
+    },
+
+    close,
+  };
+}

@@ -1,0 +1,182 @@
+import { type Dispatcher, Pool } from "undici";
+import { z } from "zod";
+
+/** Why a call gave no usable answer without the upstream saying no. */
+export type UnavailableReason = "timeout" | "aborted" | "transport" | "server-error" | "malformed";
+
+/** An upstream's answer as read: status, headers and the body as text. */
+export interface RawAnswer {
+  statusCode: number;
+  headers: Dispatcher.ResponseData["headers"];
+  text: string;
+}
+
+/** What one call came to: an answer, or why there is none (notSent: nothing reached the upstream). */
+export type Sent =
+  | { ok: true; answer: RawAnswer }
+  | { ok: false; notSent: boolean; reason: UnavailableReason; cause: string };
+
+/** One upstream's HTTP way: a keep-alive pool, its timeout and headers. */
+export interface UpstreamSender {
+  send(method: "GET" | "POST", path: string, body: unknown, signal: AbortSignal | undefined): Promise<Sent>;
+  close(): Promise<void>;
+}
+
+export interface UpstreamSenderConfig {
+  baseUrl: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  connections: number;
+}
+
+/** Largest upstream answer the client reads; a bigger one is a malformed answer. */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+/** Failures at connect time: the request was never written, so nothing reached the upstream. */
+const NOT_SENT_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+]);
+
+const errorBodySchema = z.looseObject({ error: z.string().optional(), message: z.string().optional() });
+
+class AnswerTooLarge extends Error {
+  constructor() {
+    super(`upstream answer over ${MAX_ANSWER_BYTES} bytes`);
+    this.name = "AnswerTooLarge";
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** An error as one line: its code (when it has one) and message. */
+export function describe(error: unknown): string {
+  const code = errorCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return code ? `${code}: ${message}` : message;
+}
+
+/** Retry-After in whole seconds, when the upstream sent it as such. */
+export function retryAfterSeconds(headers: RawAnswer["headers"]): number | undefined {
+  const value = headers["retry-after"];
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || !/^\d{1,6}$/.test(text)) return undefined;
+  return Number(text);
+}
+
+/** A refusal's `{ error, message }`, or its text as the message. */
+export function refusalOf(answer: RawAnswer): { error: string | undefined; message: string } {
+  try {
+    const parsed = errorBodySchema.safeParse(JSON.parse(answer.text));
+    if (parsed.success) {
+      return {
+        error: parsed.data.error,
+        message: (parsed.data.message ?? answer.text).slice(0, 500),
+      };
+    }
+  } catch {
+    // A plain-text refusal (the reference's body rejections) is kept as its message.
+  }
+  return { error: undefined, message: answer.text.slice(0, 500) };
+}
+
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; cause: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, cause: `answer is not JSON: ${describe(error)}` };
+  }
+}
+
+async function readBounded(body: Dispatcher.ResponseData["body"]): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_ANSWER_BYTES) {
+      body.destroy();
+      throw new AnswerTooLarge();
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Calls to one upstream over one undici keep-alive pool. Every call runs under the upstream's
+ * timeout and the caller's signal; undici's own timeouts are off so only those two end a call.
+ */
+export function createUpstreamSender(config: UpstreamSenderConfig): UpstreamSender {
+  const base = new URL(config.baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, "");
+  const pool = new Pool(base.origin, {
+    connections: config.connections,
+    keepAliveTimeout: 30_000,
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    pipelining: 1,
+  });
+  const sharedHeaders: Record<string, string> = {
+    accept: "application/json",
+    "user-agent": "intent-hub/0.1",
+    ...config.headers,
+  };
+
+  return {
+    async send(method, path, body, signal) {
+      if (signal?.aborted)
+        return { ok: false, notSent: true, reason: "aborted", cause: describe(signal.reason) };
+      const timeout = AbortSignal.timeout(config.timeoutMs);
+      const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      try {
+        const response = await pool.request({
+          method,
+          path: `${basePath}${path}`,
+          headers:
+            body === undefined ? sharedHeaders : { ...sharedHeaders, "content-type": "application/json" },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          signal: combined,
+        });
+        const text = await readBounded(response.body);
+        return { ok: true, answer: { statusCode: response.statusCode, headers: response.headers, text } };
+      } catch (error) {
+        if (error instanceof AnswerTooLarge) {
+          return { ok: false, notSent: false, reason: "malformed", cause: error.message };
+        }
+        const code = errorCode(error);
+        if (code !== undefined && NOT_SENT_CODES.has(code)) {
+          return { ok: false, notSent: true, reason: "transport", cause: describe(error) };
+        }
+        if (timeout.aborted) {
+          return {
+            ok: false,
+            notSent: false,
+            reason: "timeout",
+            cause: `no answer within ${config.timeoutMs} ms`,
+          };
+        }
+        if (signal?.aborted) {
+          return { ok: false, notSent: false, reason: "aborted", cause: describe(signal.reason) };
+        }
+        return { ok: false, notSent: false, reason: "transport", cause: describe(error) };
+      }
+    },
+    close: () => pool.close(),
+  };
+}
