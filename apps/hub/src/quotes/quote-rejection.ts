@@ -18,7 +18,11 @@ export type QuoteRejectionReason =
   | "nonce"
   | "metadata"
   | "preview"
-  | "typed-data-hash";
+  | "typed-data-hash"
+  | "kind"
+  | "chain-id"
+  | "approval"
+  | "deposit";
 
 /** Thrown inside vetting at the first failed check; vetQuote turns it into a discarded answer. */
 export class QuoteRejection extends Error {
