@@ -84,7 +84,9 @@ async function countChainLogs(sql: SqlExecutor): Promise<Record<string, number>>
       inputSettlers: chain.inputSettlers,
       outputSettler: chain.outputSettler,
     });
-    for (const log of logs) counts[table[log.kind]]! += 1;
+    for (const log of logs) {
+      if (log.kind !== "bridge-deposited" && log.kind !== "bridge-released") counts[table[log.kind]]! += 1;
+    }
   }
   return counts;
 }

@@ -34,13 +34,38 @@ export type OrderLog =
       solver: string;
       destination: string;
     })
-  | (LogPosition & { kind: "refunded"; settler: string; onchainOrderId: string });
+  | (LogPosition & { kind: "refunded"; settler: string; onchainOrderId: string })
+  | BridgeLog;
+
+/** A Bridge Deposited (source chain) or Released (destination chain) log; addresses and ids lowercase. */
+export type BridgeLog =
+  | (LogPosition & {
+      kind: "bridge-deposited";
+      bridge: string;
+      depositId: string;
+      depositor: string;
+      token: string;
+      amount: string;
+      destinationChainId: string;
+      recipient: string;
+      ref: string;
+    })
+  | (LogPosition & {
+      kind: "bridge-released";
+      bridge: string;
+      depositId: string;
+      token: string;
+      recipient: string;
+      amount: string;
+    });
 
 export interface OrderLogQuery {
   fromBlock: number;
   toBlock: number;
   inputSettlers: readonly string[];
   outputSettler: string;
+  /** Bridge contracts whose Deposited and Released logs are read in the same range. */
+  bridges?: readonly string[];
 }
 
 /** The reconciler's seam to one chain. */
@@ -48,6 +73,9 @@ export interface ChainReader {
   chainId(): Promise<number>;
   headBlockNumber(): Promise<number>;
   block(number: number): Promise<ChainBlock>;
-  /** Open, Refunded, Finalised from the input settlers and OutputFilled from the output settler, in log order. */
+  /**
+   * Open, Refunded, Finalised from the input settlers, OutputFilled from the output settler, and
+   * Deposited and Released from the bridges, in log order.
+   */
   orderLogs(query: OrderLogQuery): Promise<OrderLog[]>;
 }

@@ -1,4 +1,4 @@
-import { inputSettlerEscrowAbi, outputSettlerAbi } from "@hub/chain";
+import { bridgeAbi, inputSettlerEscrowAbi, outputSettlerAbi } from "@hub/chain";
 import { type AbiEvent, type Address, createPublicClient, http, type Log, parseEventLogs } from "viem";
 import type { MandateOutputRecord } from "../order-state/index.js";
 import type { ChainReader, LogPosition, OrderLog, OrderLogQuery } from "./chain-reader.js";
@@ -10,6 +10,10 @@ const escrowEvents = inputSettlerEscrowAbi.filter(
 const outputEvents = outputSettlerAbi.filter(
   (item): item is Extract<(typeof outputSettlerAbi)[number], { type: "event" }> =>
     item.type === "event" && item.name === "OutputFilled",
+);
+const bridgeEvents = bridgeAbi.filter(
+  (item): item is Extract<(typeof bridgeAbi)[number], { type: "event" }> =>
+    item.type === "event" && (item.name === "Deposited" || item.name === "Released"),
 );
 
 interface RawOutput {
@@ -57,7 +61,7 @@ function byLogOrder(a: OrderLog, b: OrderLog): number {
   return a.blockNumber - b.blockNumber || a.logIndex - b.logIndex;
 }
 
-/** A ChainReader over EVM JSON-RPC: one eth_getLogs per range for all four events. */
+/** A ChainReader over EVM JSON-RPC: one eth_getLogs per range for the settler and bridge events. */
 export function createEvmChainReader(config: { rpcUrl: string; requestTimeoutMs?: number }): ChainReader {
   const client = createPublicClient({
     transport: http(config.rpcUrl, { timeout: config.requestTimeoutMs ?? 10_000, retryCount: 0 }),
@@ -75,14 +79,16 @@ export function createEvmChainReader(config: { rpcUrl: string; requestTimeoutMs?
     async orderLogs(query: OrderLogQuery) {
       const inputSettlers = new Set(query.inputSettlers.map((a) => a.toLowerCase()));
       const outputSettler = query.outputSettler.toLowerCase();
+      const bridges = new Set((query.bridges ?? []).map((a) => a.toLowerCase()));
       const logs = await client.getLogs({
-        address: [...inputSettlers, outputSettler] as Address[],
-        events: [...escrowEvents, ...outputEvents] as AbiEvent[],
+        address: [...inputSettlers, outputSettler, ...bridges] as Address[],
+        events: [...escrowEvents, ...outputEvents, ...bridgeEvents] as AbiEvent[],
         fromBlock: BigInt(query.fromBlock),
         toBlock: BigInt(query.toBlock),
       });
       const fromEscrow = logs.filter((log) => inputSettlers.has(log.address.toLowerCase()));
       const fromOutput = logs.filter((log) => log.address.toLowerCase() === outputSettler);
+      const fromBridges = logs.filter((log) => bridges.has(log.address.toLowerCase()));
       const decoded: OrderLog[] = [];
       for (const log of parseEventLogs({ abi: inputSettlerEscrowAbi, logs: fromEscrow, strict: true })) {
         const settler = log.address.toLowerCase();
@@ -131,9 +137,36 @@ export function createEvmChainReader(config: { rpcUrl: string; requestTimeoutMs?
           finalAmount: log.args.finalAmount.toString(),
         });
       }
+      for (const log of parseEventLogs({ abi: bridgeAbi, logs: fromBridges, strict: true })) {
+        const bridge = log.address.toLowerCase();
+        if (log.eventName === "Deposited") {
+          decoded.push({
+            ...position(log),
+            kind: "bridge-deposited",
+            bridge,
+            depositId: log.args.depositId.toLowerCase(),
+            depositor: log.args.depositor.toLowerCase(),
+            token: log.args.token.toLowerCase(),
+            amount: log.args.amount.toString(),
+            destinationChainId: log.args.destinationChainId.toString(),
+            recipient: log.args.recipient.toLowerCase(),
+            ref: log.args.ref.toLowerCase(),
+          });
+        } else if (log.eventName === "Released") {
+          decoded.push({
+            ...position(log),
+            kind: "bridge-released",
+            bridge,
+            depositId: log.args.depositId.toLowerCase(),
+            token: log.args.token.toLowerCase(),
+            recipient: log.args.recipient.toLowerCase(),
+            amount: log.args.amount.toString(),
+          });
+        }
+      }
       if (decoded.length !== logs.length) {
         throw new Error(
-          `${logs.length - decoded.length} settler logs in ${query.fromBlock}..${query.toBlock} did not decode`,
+          `${logs.length - decoded.length} settler or bridge logs in ${query.fromBlock}..${query.toBlock} did not decode`,
         );
       }
       return decoded.sort(byLogOrder);

@@ -14,6 +14,8 @@ export interface ReconcilerChainConfig {
   rpcUrl: string;
   inputSettlers: readonly string[];
   outputSettler: string;
+  /** Open-flow Bridge contracts: their Deposited and Released logs are indexed with the settlers' facts. */
+  bridges?: readonly string[];
   /** First block indexed when the chain has no watermark yet (the deployment block). */
   startBlock: number;
 }
@@ -124,6 +126,7 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
         toBlock: to,
         inputSettlers: chain.inputSettlers,
         outputSettler: chain.outputSettler,
+        ...(chain.bridges?.length ? { bridges: chain.bridges } : {}),
       });
       const numbers = [...new Set([...logs.map((log) => log.blockNumber), to])];
       const blocks = new Map<number, ChainBlock>(

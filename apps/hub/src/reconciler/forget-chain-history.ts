@@ -5,6 +5,9 @@ const FACT_TABLES = [
   "chain_output_fills",
   "chain_order_finalisations",
   "chain_order_refunds",
+  "bridge_deposits",
+  "bridge_releases",
+  "chain_observation_marks",
 ] as const;
 
 /**

@@ -1,7 +1,7 @@
 import type { DevnetManifest } from "@hub/chain";
 import type { ReconcilerChainConfig } from "./create-reconciler.js";
 
-/** The reconciler's chain list for the devnet: its escrow and output settler, from the deployment block. */
+/** The reconciler's chain list for the devnet: its escrow, output settler and bridge, from the deployment block. */
 export function reconcilerChainsFromManifest(
   manifest: Pick<DevnetManifest, "chains">,
 ): ReconcilerChainConfig[] {
@@ -11,6 +11,7 @@ export function reconcilerChainsFromManifest(
     rpcUrl: chain.rpcUrl,
     inputSettlers: [chain.contracts.inputSettlerEscrow],
     outputSettler: chain.contracts.outputSettler,
+    bridges: [chain.contracts.bridge],
     startBlock: chain.deployBlock,
   }));
 }

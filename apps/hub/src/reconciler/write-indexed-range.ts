@@ -1,5 +1,5 @@
 import type { SqlClient, SqlExecutor } from "@hub/store";
-import type { ChainBlock, OrderLog } from "./chain-reader.js";
+import type { BridgeLog, ChainBlock, OrderLog } from "./chain-reader.js";
 
 export interface IndexedRange {
   chainDomain: string;
@@ -58,9 +58,47 @@ async function moveWatermark(tx: SqlExecutor, range: IndexedRange): Promise<bool
   return rows.length === 1;
 }
 
+async function insertBridgeLog(
+  tx: SqlExecutor,
+  range: IndexedRange,
+  log: BridgeLog,
+  timestamp: number,
+): Promise<number> {
+  const common = [
+    range.chainDomain,
+    log.txHash,
+    log.logIndex,
+    log.blockNumber,
+    log.blockHash,
+    timestamp,
+    log.bridge,
+    log.depositId,
+    range.observedAt.toISOString(),
+  ];
+  const head =
+    "chain_domain, tx_hash, log_index, block_number, block_hash, block_timestamp, bridge, deposit_id, observed_at";
+  const onRepeat = "ON CONFLICT (chain_domain, tx_hash, log_index) DO NOTHING RETURNING 1 AS written";
+  const rows =
+    log.kind === "bridge-deposited"
+      ? await tx.query(
+          `INSERT INTO bridge_deposits (${head}, depositor, token, amount, destination_chain_id, recipient, ref)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::numeric, $13::numeric, $14, $15) ${onRepeat}`,
+          [...common, log.depositor, log.token, log.amount, log.destinationChainId, log.recipient, log.ref],
+        )
+      : await tx.query(
+          `INSERT INTO bridge_releases (${head}, token, recipient, amount)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::numeric) ${onRepeat}`,
+          [...common, log.token, log.recipient, log.amount],
+        );
+  return rows.length;
+}
+
 async function insertLog(tx: SqlExecutor, range: IndexedRange, log: OrderLog): Promise<number> {
   const timestamp = range.blockTimestamps.get(log.blockNumber);
   if (timestamp === undefined) throw new Error(`no timestamp for block ${log.blockNumber}`);
+  if (log.kind === "bridge-deposited" || log.kind === "bridge-released") {
+    return insertBridgeLog(tx, range, log, timestamp);
+  }
   const common = [
     log.onchainOrderId,
     range.chainDomain,
@@ -110,10 +148,29 @@ async function insertLog(tx: SqlExecutor, range: IndexedRange, log: OrderLog): P
   return rows.length;
 }
 
+/** Moves the chain's observation mark to the range's watermark: only ranges that recorded news do. */
+async function markObservation(tx: SqlExecutor, range: IndexedRange): Promise<void> {
+  await tx.query(
+    `INSERT INTO chain_observation_marks (chain_domain, last_block, last_block_hash, last_block_timestamp, updated_at)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (chain_domain) DO UPDATE
+       SET last_block = EXCLUDED.last_block, last_block_hash = EXCLUDED.last_block_hash,
+           last_block_timestamp = EXCLUDED.last_block_timestamp, updated_at = EXCLUDED.updated_at`,
+    [
+      range.chainDomain,
+      range.toBlock.number,
+      range.toBlock.hash,
+      range.toBlock.timestamp,
+      range.observedAt.toISOString(),
+    ],
+  );
+}
+
 /**
  * Writes a range's facts and moves the chain's watermark in one transaction. The watermark moves only
  * from the value the range was read from and only while this holder has the lease (checked in the
- * same statement), so a second instance or a lapsed leader commits nothing. Returns facts written.
+ * same statement), so a second instance or a lapsed leader commits nothing. A range that wrote a new
+ * fact also moves the chain's observation mark. Returns facts written.
  */
 export async function writeIndexedRange(sql: SqlClient, range: IndexedRange): Promise<number> {
   return sql.transaction(async (tx) => {
@@ -121,6 +178,7 @@ export async function writeIndexedRange(sql: SqlClient, range: IndexedRange): Pr
       throw new WatermarkConflictError(range.chainDomain, range.expectedLastBlock);
     let written = 0;
     for (const log of range.logs) written += await insertLog(tx, range, log);
+    if (written > 0) await markObservation(tx, range);
     return written;
   });
 }
