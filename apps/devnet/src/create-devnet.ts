@@ -5,7 +5,7 @@ import type { Catalog } from "@hub/contract";
 import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { Logger } from "pino";
 import { createAggregator } from "./aggregator/aggregator.js";
-import { type Clock, createSystemClock } from "./aggregator/clock.js";
+import { type Clock, createAdjustableClock, createSystemClock } from "./aggregator/clock.js";
 import { registerAggregatorRoutes } from "./aggregator/register-aggregator-routes.js";
 import { buildCatalog, startDevnetChains } from "./chains/index.js";
 import { type Committee, createCommittee } from "./committee/create-committee.js";
@@ -48,6 +48,8 @@ export interface DevnetSolverConfig {
   quoteLatencyMs?: number;
   /** The fill time the solver announces in its quotes. */
   etaSeconds?: number;
+  /** How long the solver's quotes stay valid (validUntil); 30 by default. */
+  quoteValiditySeconds?: number;
 }
 
 // The two solvers differ in price and in speed, so a quote round has a real choice to make:
@@ -70,7 +72,8 @@ export interface Devnet {
 /** Starts the whole devnet: chains, committee, relayer, aggregator, solvers, external aggregator, one HTTP server. */
 export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
   const { logger } = config;
-  const clock = config.clock ?? createSystemClock();
+  // One off-chain clock for every service, so that moving it (POST /control/clock/advance) expires quotes everywhere.
+  const clock = createAdjustableClock(config.clock ?? createSystemClock());
   const defaultCommitteeDelayMs = config.committeeDelayMs ?? 2000;
   const feeBps = config.bridgeFeeBps ?? 10;
   const pollIntervalMs = config.pollIntervalMs ?? 100;
@@ -124,6 +127,9 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
         spreadBps: solver.spreadBps,
         ...(solver.quoteLatencyMs !== undefined ? { quoteLatencyMs: solver.quoteLatencyMs } : {}),
         ...(solver.etaSeconds !== undefined ? { etaSeconds: solver.etaSeconds } : {}),
+        ...(solver.quoteValiditySeconds !== undefined
+          ? { quoteValiditySeconds: solver.quoteValiditySeconds }
+          : {}),
         pollIntervalMs,
         clock,
         faults,
@@ -168,6 +174,7 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
       faults,
       clients,
       timeControl: createChainTimeControl(clients),
+      clock,
       defaultCommitteeDelayMs,
     });
     await app.listen({ host: "127.0.0.1", port: config.port ?? 4000 });

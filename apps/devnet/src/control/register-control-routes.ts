@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
+import type { AdjustableClock } from "../aggregator/clock.js";
 import type { Committee } from "../committee/create-committee.js";
 import type { ChainClients } from "../create-chain-clients.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
@@ -14,6 +15,8 @@ export interface ControlRoutesOptions {
   faults: FaultKnobs;
   clients: ChainClients;
   timeControl: ChainTimeControl;
+  /** The off-chain clock of the aggregator, the solvers, the external aggregator and the committee. */
+  clock: AdjustableClock;
   /** What `POST /control/reset` puts the committee delay back to. */
   defaultCommitteeDelayMs: number;
 }
@@ -26,6 +29,15 @@ const increaseTimeBody = z
       .int()
       .min(1)
       .max(10 * 365 * 86_400),
+  })
+  .strict();
+const advanceClockBody = z
+  .object({
+    ms: z
+      .number()
+      .int()
+      .min(1)
+      .max(10 * 365 * 86_400_000),
   })
   .strict();
 const mineBody = z.object({ blocks: z.number().int().min(1).max(10_000).default(1) }).strict();
@@ -53,9 +65,14 @@ function resolveChain(clients: ChainClients, chain: string): number | undefined 
   return Number.isInteger(id) && clients.find(id) ? id : undefined;
 }
 
-/** The devnet's control API: fault knobs, committee delay, relayer pause, chain time, reset. */
+function clockView(clock: AdjustableClock) {
+  const nowMs = clock.nowMs();
+  return { nowMs, now: new Date(nowMs).toISOString(), offsetMs: clock.offsetMs() };
+}
+
+/** The devnet's control API: fault knobs, committee delay, relayer pause, chain time, off-chain clock, reset. */
 export function registerControlRoutes(app: FastifyInstance, options: ControlRoutesOptions): void {
-  const { committee, relayer, faults, clients, timeControl } = options;
+  const { committee, relayer, faults, clients, timeControl, clock } = options;
   registerFaultControlRoutes(app, { prefix: options.prefix, faults });
   app.register(
     async (scope) => {
@@ -90,6 +107,14 @@ export function registerControlRoutes(app: FastifyInstance, options: ControlRout
         const body = parse(mineBody, request.body, reply);
         if (!body) return reply;
         return timeControl.mine(chainId, body.blocks);
+      });
+
+      scope.get("/clock", async () => clockView(clock));
+      scope.post("/clock/advance", async (request, reply) => {
+        const body = parse(advanceClockBody, request.body, reply);
+        if (!body) return reply;
+        clock.advance(body.ms);
+        return clockView(clock);
       });
 
       scope.post("/reset", async () => {

@@ -13,7 +13,15 @@ import {
   outputSettlerAbi,
   type StandardOrder,
 } from "@hub/chain";
-import { type Address, BaseError, decodeEventLog, type Hex, maxUint256, type TransactionReceipt } from "viem";
+import {
+  type Address,
+  BaseError,
+  decodeEventLog,
+  getAbiItem,
+  type Hex,
+  maxUint256,
+  type TransactionReceipt,
+} from "viem";
 import { type Clock, createSystemClock } from "../aggregator/clock.js";
 import { decodeInteropAddress, encodeInteropAddress } from "../aggregator/interop-address.js";
 import type {
@@ -24,6 +32,7 @@ import type {
 } from "../aggregator/oif-order.js";
 import type { OifOrder, SolverQuote } from "../aggregator/oif-quote.js";
 import { getQuoteRequestSchema, validateQuoteRequest } from "../aggregator/oif-quote-request.js";
+import { createLogCursor, type LogCursor } from "../create-log-cursor.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
 import { openForSignature } from "./open-for-signature.js";
 import { permit2OrderPayload, receiveWithAuthorizationPayload, type TokenDomain } from "./order-payloads.js";
@@ -49,6 +58,7 @@ export interface SolverConfig {
   quoteLatencyMs?: number;
   /** The eta the solver announces, in seconds. */
   etaSeconds?: number;
+  /** How long a quote stays valid (its validUntil); 30 by default, the spec's quote lifetime. */
   quoteValiditySeconds?: number;
   fillDeadlineSeconds?: number;
   expiresSeconds?: number;
@@ -104,6 +114,8 @@ interface OrderRecord {
   claimTx?: Hex;
 }
 
+const openEvent = getAbiItem({ abi: inputSettlerEscrowAbi, name: "Open" });
+
 /** The escrow's orderStatus enum. */
 const escrowOrderStatus = { None: 0, Deposited: 1, Claimed: 2, Refunded: 3 } as const;
 
@@ -118,7 +130,7 @@ function errorText(error: unknown): string {
 /** A devnet OIF solver: quotes same-asset bridges between devnet chains, then opens, fills and claims on chain. */
 export function createSolver(config: SolverConfig): Solver {
   const clock = config.clock ?? createSystemClock();
-  const quoteValiditySeconds = config.quoteValiditySeconds ?? 60;
+  const quoteValiditySeconds = config.quoteValiditySeconds ?? 30;
   const fillDeadlineSeconds = config.fillDeadlineSeconds ?? 300;
   const expiresSeconds = config.expiresSeconds ?? 600;
   const pollIntervalMs = config.pollIntervalMs ?? 1000;
@@ -128,6 +140,10 @@ export function createSolver(config: SolverConfig): Solver {
   const solverBytes32 = addressToBytes32(solverAddress);
   const quotes = new Map<string, StoredQuote>();
   const orders = new Map<string, OrderRecord>();
+  // Every order this solver quoted, by on-chain order id, until its fill deadline: an Open of one of them
+  // is filled even when no registration arrives (spec: a refused registration is still filled).
+  const quotedOrders = new Map<Hex, StoredQuote>();
+  const openCursors = new Map<number, LogCursor<typeof openEvent>>();
   const tokenDomains = new Map<string, TokenDomain>();
   const tokenMeta = new Map<string, { symbol: string; decimals: number }>();
   const nowSeconds = () => Math.floor(clock.nowMs() / 1000);
@@ -308,7 +324,7 @@ export function createSolver(config: SolverConfig): Solver {
         payload: permit2OrderPayload(order, origin.contracts.permit2, origin.contracts.inputSettlerEscrow),
       };
     }
-    quotes.set(quoteId, {
+    const stored: StoredQuote = {
       quoteId,
       orderType,
       order,
@@ -317,7 +333,9 @@ export function createSolver(config: SolverConfig): Solver {
       origin,
       destination,
       preview,
-    });
+    };
+    quotes.set(quoteId, stored);
+    quotedOrders.set(orderId, stored);
     return {
       quotes: [
         {
@@ -622,7 +640,50 @@ export function createSolver(config: SolverConfig): Solver {
     }
   }
 
+  // Opens of quoted orders that no registration announced become orders the work loop fills.
+  async function adoptUnregisteredOpens(): Promise<void> {
+    for (const chain of config.manifest.chains) {
+      let cursor = openCursors.get(chain.chainId);
+      if (!cursor) {
+        cursor = createLogCursor({
+          client: client(chain.chainId).publicClient,
+          address: chain.contracts.inputSettlerEscrow,
+          event: openEvent,
+          fromBlock: BigInt(chain.deployBlock),
+        });
+        openCursors.set(chain.chainId, cursor);
+      }
+      const opens = await cursor.next();
+      for (const open of opens) {
+        const stored = quotedOrders.get(open.args.orderId);
+        if (!stored || stored.origin.chainId !== chain.chainId) continue;
+        quotedOrders.delete(stored.orderId);
+        const key = stored.orderId.slice(2);
+        if (orders.has(key)) continue;
+        const now = nowSeconds();
+        orders.set(key, {
+          orderId: stored.orderId,
+          quote: stored,
+          status: "executing",
+          openTx: open.transactionHash,
+          createdAt: now,
+          updatedAt: now,
+        });
+      }
+      if (quotedOrders.size === 0) continue;
+      const chainNow = await chainSeconds(chain);
+      for (const [orderId, stored] of quotedOrders)
+        if (stored.origin.chainId === chain.chainId && stored.order.fillDeadline < chainNow)
+          quotedOrders.delete(orderId);
+    }
+  }
+
   async function tick(): Promise<void> {
+    try {
+      await adoptUnregisteredOpens();
+    } catch (error) {
+      config.logger?.warn({ solverId: config.id, err: errorText(error) }, "reading Open events failed");
+    }
     for (const record of orders.values()) {
       if (!running) return;
       try {
