@@ -50,8 +50,6 @@ export interface LaneStack {
   destination: CatalogChain;
   /** The hub's clock (quotes, submissions, the reconciler). */
   hubClock: SkewedClock;
-  /** The devnet's clock (aggregator quote expiry, solvers, external aggregator). */
-  devnetClock: SkewedClock;
   /** Every provider the hub quotes with. */
   providers: readonly ProviderConfigInput[];
   /** One call through the gateway with the organization's secret key. */
@@ -77,7 +75,6 @@ export interface LaneStackOptions {
 
 export async function startLaneStack(options: LaneStackOptions = {}): Promise<LaneStack> {
   const logger = pino({ level: "silent" });
-  const devnetClock = skewedClock();
   const dataDir = await mkdtemp(join(tmpdir(), "hub-lane-devnet-"));
   const devnet = await createDevnet({
     port: 0,
@@ -86,7 +83,6 @@ export async function startLaneStack(options: LaneStackOptions = {}): Promise<La
     pollIntervalMs: 100,
     committeeDelayMs: 500,
     logger,
-    clock: { nowMs: () => devnetClock.now() },
   });
   const db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
   const hubClock = skewedClock();
@@ -135,7 +131,6 @@ export async function startLaneStack(options: LaneStackOptions = {}): Promise<La
     origin,
     destination,
     hubClock,
-    devnetClock,
     providers,
     async api(method, path, { subject, json } = {}) {
       const response = await fetch(`${gatewayUrl}${path}`, {
