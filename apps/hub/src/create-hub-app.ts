@@ -15,6 +15,7 @@ import { createCatalogService } from "./services/catalog-service.js";
 import { type Clock, systemClock } from "./services/clock.js";
 import { createGatewayCredentialCheck } from "./services/gateway-credential.js";
 import { createOnchainService } from "./services/onchain-service.js";
+import { createOpenFlowRegistrationStore } from "./open-flow/open-flow-registration-store.js";
 import { createOrderService } from "./services/order-service.js";
 import { createOrderStatusService } from "./services/order-status-service.js";
 import { createOrganizationRateLimiter } from "./services/organization-rate-limiter.js";
@@ -22,6 +23,7 @@ import { createQuoteAdmission } from "./services/quote-admission.js";
 import { createQuoteService } from "./services/quote-service.js";
 import { createSourceRateLimiter } from "./services/source-rate-limiter.js";
 import { createSubmissionStore } from "./submissions/submission-store.js";
+import { createExternalQuoteSource } from "./quotes/external-quote-source.js";
 import { createQuoteMetrics } from "./quotes/quote-metrics.js";
 import { createQuoteStore } from "./quotes/quote-store.js";
 import { type ReconcilerChainConfig, createReconciler } from "./reconciler/create-reconciler.js";
@@ -117,6 +119,17 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       : undefined;
   reconciler?.start();
   const router = createOperationRouter();
+  const quoteMetrics = createQuoteMetrics(metrics.registry);
+  const quoteLogger = logger.child({ component: "quotes" });
+  const externalSource =
+    providers?.enabledExternal.length &&
+    createExternalQuoteSource({
+      clients: providers.enabledExternal,
+      metrics: quoteMetrics,
+      logger: quoteLogger,
+      clock,
+      deadlineMs: config.quoteDeadlineMs,
+    });
   registerHubRoutes(router, {
     catalog: createCatalogService({ catalog: deps.catalog }),
     openapiYaml,
@@ -124,9 +137,10 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       admission,
       catalog: deps.catalog,
       providers,
+      extraSources: externalSource ? [externalSource] : [],
       quoteStore: deps.sql && createQuoteStore({ sql: deps.sql }),
-      metrics: createQuoteMetrics(metrics.registry),
-      logger: logger.child({ component: "quotes" }),
+      metrics: quoteMetrics,
+      logger: quoteLogger,
       clock,
       replicaId: deps.replicaId,
       quoteDeadlineMs: config.quoteDeadlineMs,
@@ -139,6 +153,13 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       upstreamOf: (providerId) => providers?.get(providerId),
       clock,
       logger: logger.child({ component: "submissions" }),
+      registrations: deps.sql && createOpenFlowRegistrationStore(deps.sql),
+      providerState: (providerId) => {
+        const provider = deps.providers?.find((configured) => configured.id === providerId);
+        if (!provider) return "unconfigured";
+        return provider.enabled === false ? "disabled" : "enabled";
+      },
+      unsignedOpenFlowRegistration: config.unsignedOpenFlowRegistration,
     }),
     orderStatus: createOrderStatusService({
       sql: deps.sql,

@@ -6,9 +6,13 @@ import {
   OPEN_FOR_LANES,
   type OpenForAck,
   type OrderCreateAck,
+  type OrderCreateRequest,
 } from "@hub/contract";
 import { isUniqueViolation } from "@hub/store";
 import type { Logger } from "pino";
+import type { OpenFlowRegistrationStore } from "../open-flow/open-flow-registration-store.js";
+import { type ProviderState, reapproveOpenFlowQuote } from "../open-flow/reapprove-open-flow-quote.js";
+import { verifyOpenFlowSignature } from "../open-flow/verify-open-flow-signature.js";
 import { firstUpstreamView } from "../submissions/first-upstream-view.js";
 import { onchainOrderIdOf } from "../submissions/onchain-order-id.js";
 import { openForSignature } from "../submissions/open-for-signature.js";
@@ -33,7 +37,7 @@ export interface OrderService {
     caller: Caller,
     signal: AbortSignal | undefined,
   ): Promise<OpenForAck>;
-  createOrder(request: { quoteId: string }, caller: Caller): Promise<OrderCreateAck>;
+  createOrder(request: OrderCreateRequest, caller: Caller): Promise<OrderCreateAck>;
 }
 
 /** The one call of the upstream a submission makes (the provider's OIF aggregator client). */
@@ -51,6 +55,12 @@ export interface OrderServiceDeps {
   upstreamOf(providerId: string): OrderUpstream | undefined;
   clock: Clock;
   logger: Pick<Logger, "info" | "warn" | "error">;
+  /** POST /order's registrations (absent without a database, like store). */
+  registrations?: OpenFlowRegistrationStore | undefined;
+  /** Whether a provider is still configured in this deployment, and enabled. */
+  providerState?: (providerId: string) => ProviderState;
+  /** Config unsignedOpenFlowRegistration: POST /order admits none of signature, signer and scheme. */
+  unsignedOpenFlowRegistration?: boolean;
 }
 
 /** Rounds of read-then-act a submission tries when its compare-and-set loses a race. */
@@ -111,8 +121,8 @@ const REFUSAL_MESSAGES: Partial<Record<string, string>> = {
 /**
  * Submissions. POST /order/openfor reserves the quote (one row per quote, unique) before anything is
  * forwarded, forwards the stored upstream quote with the signature under the caller's signal, and
- * writes the outcome to its own attempt of the reservation; POST /order answers an existing order's
- * ack and refuses every OIF-lane and proxy-lane quote at re-approval.
+ * writes the outcome to its own attempt of the reservation. POST /order registers an open-flow or
+ * solver-swap winner in one insert after the spec's checks, in the spec's order (see createOrder).
  */
 export function createOrderService(deps: OrderServiceDeps): OrderService {
   const { clock, logger } = deps;
@@ -273,11 +283,14 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
       throw unknownOutcome();
     },
 
+    // The spec's order: the quote's own checks (EIN0010); an existing order's ack; expiry (EIN0005);
+    // configuration and re-approval (EIN0007); artifactHash and signature (EIN0010, EIN0006).
     async createOrder(request, caller) {
       const owned = await ownQuote(request.quoteId, caller);
-      if (!owned) throw new HubError("EIN0010", { message: "Unknown quote." });
+      if (!owned) throw new HubError("EIN0010", { reference: "quoteId", message: "Unknown quote." });
       const { quote, store } = owned;
-      const existing = await store.find(hubOrderId(quote.quoteId));
+      const id = hubOrderId(quote.quoteId);
+      const existing = await store.find(id);
       if (existing?.state === "acked" && existing.submittedAt !== undefined) {
         return {
           orderId: existing.hubOrderId,
@@ -285,19 +298,48 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
           createdAt: existing.submittedAt.toISOString(),
         };
       }
-      if (clock.now() >= quote.expiresAt.getTime()) {
+      const now = clock.now();
+      if (now >= quote.expiresAt.getTime()) {
         throw new HubError("EIN0005", {
-          message: "Quote expired: a first registration is refused after expiresAt.",
+          message: "Quote expired: a first registration is refused at or after expiresAt.",
         });
       }
-      if (OPEN_FOR_LANES.includes(quote.lane)) {
+      const providerState = deps.providerState?.(quote.providerId) ?? "unconfigured";
+      if (providerState === "unconfigured" || !deps.registrations) {
         throw new HubError("EIN0007", {
-          message: "This quote completes through POST /order/openfor, not POST /order.",
+          reference: "quoteId",
+          message: "The provider of this quote is no longer configured on this deployment.",
         });
       }
-      throw new HubError("EIN0007", {
-        message: "Open-flow registration is not enabled on this deployment.",
+      const template = reapproveOpenFlowQuote(quote, providerState);
+      if (request.artifactHash.toLowerCase() !== template.signableHash.toLowerCase()) {
+        throw new HubError("EIN0010", {
+          reference: "artifactHash",
+          message: "artifactHash is not the quote's disclosure.signableHash.",
+        });
+      }
+      const signature = await verifyOpenFlowSignature(template, request, {
+        unsignedAllowed: deps.unsignedOpenFlowRegistration ?? false,
       });
+      const { created, ack } = await deps.registrations.register({
+        hubOrderId: id,
+        quote,
+        lane: template.lane,
+        requestFingerprint: fingerprint({
+          quoteId: request.quoteId,
+          artifactHash: request.artifactHash.toLowerCase(),
+          signature: signature ?? null,
+        }),
+        signature,
+        at: new Date(now),
+      });
+      if (created) {
+        logger.info(
+          { hubOrderId: id, quoteId: quote.quoteId, lane: template.lane, signed: signature !== undefined },
+          "open-flow order registered",
+        );
+      }
+      return ack;
     },
   };
 }
