@@ -26,11 +26,12 @@ describe("answers of a hub with no provider, quote, order, chain fact or waterma
     );
   });
 
-  test("POST /order for an unknown quote answers EIN0010", async () => {
+  test("POST /order for an unknown quote answers EIN0010 with reference quoteId", async () => {
     const body = { quoteId: "q_r1_unknown", artifactHash: `0x${"ab".repeat(32)}` };
-    assertRefusal(await call(hub, "POST", "/v1/order", { headers: POST_HEADERS, json: body }), "EIN0010");
+    const post = (json: unknown) => call(hub, "POST", "/v1/order", { headers: POST_HEADERS, json });
+    assertRefusal(await post(body), "EIN0010", "quoteId");
     const signed = { ...body, signature: "0x12", signer: "0x34", scheme: "eip191" };
-    assertRefusal(await call(hub, "POST", "/v1/order", { headers: POST_HEADERS, json: signed }), "EIN0010");
+    assertRefusal(await post(signed), "EIN0010", "quoteId");
   });
 
   test("POST /order/openfor for an unknown quote answers EIN0001 with reference quoteId", async () => {
