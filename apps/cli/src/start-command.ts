@@ -10,6 +10,7 @@ import {
   type ReconcilerChainConfig,
   createHubApp,
   createReservationAdmin,
+  devnetExternalProvider,
   devnetProvider,
   forgetChainHistory,
   loadCatalog,
@@ -102,7 +103,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     const providers = config.HUB_PROVIDERS_FILE
       ? parseProvidersConfig(JSON.parse(await readFile(config.HUB_PROVIDERS_FILE, "utf8")))
       : devnet
-        ? [devnetProvider(devnet.url)]
+        ? [devnetProvider(devnet.url), devnetExternalProvider(devnet.url)]
         : [];
     if (providers.length === 0) logger.warn("no upstream provider configured: every quote answers EIN0008");
     if (devnet) {

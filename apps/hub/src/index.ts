@@ -13,6 +13,7 @@ export {
 export { ReservationRefusal, type ReservationRefusalCode } from "./submissions/reservation-refusal.js";
 export { type ReservationState, reservationStates } from "./submissions/reservation-rules.js";
 export {
+  devnetExternalProvider,
   devnetProvider,
   type ProviderConfig,
   type ProviderConfigInput,

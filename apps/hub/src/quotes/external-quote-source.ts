@@ -42,7 +42,7 @@ function legOf(end: RouteEnd, amount: bigint): OpenFlowLeg {
 /**
  * The winner and its stored template. The signable payload commits to the lane, the transactions
  * (open flow) and the terms; signIntent names the signable hash, and is built only when the request
- * named the paying account (POST /order's signer must equal it).
+ * named the paying account (POST /order's signer must equal it) on the lanes POST /order registers.
  */
 export function discloseExternalWinner(
   quote: VettedExternalQuote,
@@ -66,8 +66,10 @@ export function discloseExternalWinner(
     },
   };
   const hash = signableHash(signablePayload) as `0x${string}`;
+  // A transfer winner is never registered, so there is nothing for it to sign.
   const signIntent =
     sourceAccount &&
+    quote.lane !== "transfer" &&
     buildSignIntent({
       lane: quote.lane,
       quoteId: identity.quoteId,
