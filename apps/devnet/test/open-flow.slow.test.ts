@@ -4,7 +4,10 @@ import { after, before, describe, test } from "node:test";
 import { bridgeAbi, type DevnetAccount, decodeDepositedLogs } from "@hub/chain";
 import { pino } from "pino";
 import type { Hex } from "viem";
-import type { ExternalQuote, ExternalTransferStatus } from "../src/external-aggregator/external-quote.js";
+import type {
+  ExternalBridgeQuote,
+  ExternalTransferStatus,
+} from "../src/external-aggregator/external-quote.js";
 import { createRelayer, type RelayedDeposit } from "../src/relayer/create-relayer.js";
 import { approve, balanceOf, mined, pollUntil, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
 
@@ -24,8 +27,8 @@ describe("open-flow bridge lane", () => {
     user: DevnetAccount,
     recipient: DevnetAccount,
     amount: bigint,
-  ): Promise<ExternalQuote> {
-    const answer = await devnet.call<ExternalQuote>("POST", "/external/quote", {
+  ): Promise<ExternalBridgeQuote> {
+    const answer = await devnet.call<ExternalBridgeQuote>("POST", "/external/quote", {
       sourceAsset: usdcKey(0),
       destinationAsset: usdcKey(1),
       amount: amount.toString(),
@@ -33,6 +36,7 @@ describe("open-flow bridge lane", () => {
       sourceAccount: user.address,
     });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(answer.body.kind, "bridge");
     return answer.body;
   }
 
@@ -43,7 +47,7 @@ describe("open-flow bridge lane", () => {
   }
 
   /** Sends executionTx as a wallet does: each approval, then each step; answers the deposit id. */
-  async function execute(user: DevnetAccount, executionTx: ExternalQuote["executionTx"]): Promise<Hex> {
+  async function execute(user: DevnetAccount, executionTx: ExternalBridgeQuote["executionTx"]): Promise<Hex> {
     for (const approval of executionTx.approvals) {
       await approve(
         devnet.clients,
@@ -79,11 +83,12 @@ describe("open-flow bridge lane", () => {
     });
   }
 
-  test("a quote discloses one bridge approval and one deposit step with chain-domain chain ids and the fee taken", async () => {
+  test("a bridge quote is of kind bridge and class BRIDGE, and discloses one bridge approval and one deposit step with chain-domain chain ids and the fee taken", async () => {
     const [source, destination] = devnet.manifest.chains;
     const user = devnet.manifest.users[0]!;
     const body = await quote(user, user, 5_000_000n);
     assert.match(body.quoteId, /^xq_[A-Za-z0-9_-]+$/);
+    assert.equal(body.executionClass, "BRIDGE");
     assert.equal(body.amountIn, "5000000");
     assert.equal(BigInt(body.amountOut) + BigInt(body.feeAmount), 5_000_000n);
     assert.ok(BigInt(body.feeAmount) > 0n);
@@ -104,11 +109,11 @@ describe("open-flow bridge lane", () => {
     assert.equal(step!.value, "0");
     assert.match(step!.data, /^0x[0-9a-f]+$/);
     assert.ok(destination);
-    const read = await devnet.call<ExternalQuote>("GET", `/external/quotes/${body.quoteId}`);
+    const read = await devnet.call<ExternalBridgeQuote>("GET", `/external/quotes/${body.quoteId}`);
     assert.deepEqual(read.body, body);
   });
 
-  test("an undeclared token, a same-chain transfer, an amount beyond uint256 and an unknown quote are refused", async () => {
+  test("an undeclared token, a destination that is not the counterpart, an amount beyond uint256 or under the fee, and an unknown quote are refused", async () => {
     const [source, destination] = devnet.manifest.chains;
     const user = devnet.manifest.users[0]!;
     const undeclared = await devnet.call<{ error: string }>("POST", "/external/quote", {
@@ -119,13 +124,23 @@ describe("open-flow bridge lane", () => {
     });
     assert.equal(undeclared.status, 400);
     assert.equal(undeclared.body.error, "NO_ROUTE");
-    const sameChain = await devnet.call<{ error: string }>("POST", "/external/quote", {
+    const notCounterpart = await devnet.call<{ error: string }>("POST", "/external/quote", {
       sourceAsset: usdcKey(0),
-      destinationAsset: usdcKey(0),
+      destinationAsset: `${destination!.chainDomain}/erc20:${destination!.contracts.token.toLowerCase()}`,
       amount: "1000",
       recipient: user.address,
     });
-    assert.equal(sameChain.body.error, "NO_ROUTE");
+    assert.equal(notCounterpart.status, 400);
+    assert.equal(notCounterpart.body.error, "NO_ROUTE");
+    const underFee = await devnet.call<{ error: string; message: string }>("POST", "/external/quote", {
+      sourceAsset: usdcKey(0),
+      destinationAsset: usdcKey(1),
+      amount: "1",
+      recipient: user.address,
+    });
+    assert.equal(underFee.status, 400);
+    assert.equal(underFee.body.error, "NO_ROUTE");
+    assert.match(underFee.body.message, /fee/);
     const huge = await devnet.call<{ error: string }>("POST", "/external/quote", {
       sourceAsset: usdcKey(0),
       destinationAsset: usdcKey(1),
