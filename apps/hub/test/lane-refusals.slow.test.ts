@@ -1,14 +1,19 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
+  type HubOrderStatus,
   hubOrderId,
   type OnchainFill,
   type OnchainTxOrder,
   type OrdersList,
+  type OrderCreateAck,
   openForAckSchema,
+  orderCreateAckSchema,
+  preparedQuoteSchema,
   type QuoteWinner,
 } from "@hub/contract";
-import { type Hex, parseEther } from "viem";
+import { erc20Abi, type Hex, parseEther } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { dataOf, disposeLaneDatabases, type LaneStack, refusalOf, startLaneStack } from "./lane-stack.js";
 import { type LaneWallet, laneWallet } from "./lane-wallet.js";
 
@@ -42,15 +47,69 @@ describe("refusals of the submission routes, through the gateway on the devnet",
     });
   }
 
-  function permit2Lane(payer: LaneWallet): Promise<QuoteWinner> {
+  let preparations = 0;
+
+  /** A Permit2-lane (OIF) quote: prepared with one OIF solver, since a bridge may win the open round. */
+  async function permit2Lane(payer: LaneWallet): Promise<QuoteWinner> {
     const tkn = (chain: typeof stack.origin) => chain.assets.find((a) => a.symbol === "TKN")!.key;
-    return payer.quote({
-      sourceAsset: tkn(stack.origin),
-      destinationAsset: tkn(stack.destination),
-      amount: "1000000000000000000",
+    const answer = await stack.api("POST", "/v1/quote/prepare", {
+      subject: payer.subject,
+      json: {
+        sourceAsset: tkn(stack.origin),
+        destinationAsset: tkn(stack.destination),
+        amount: "1000000000000000000",
+        recipient: payer.address,
+        sourceAccount: payer.address,
+        provider: "devnet.alpha",
+        preparationId: `lane-refusals-${++preparations}`,
+      },
+    });
+    return preparedQuoteSchema.parse(dataOf(answer));
+  }
+
+  /** A USDC transfer across the two chains: the external aggregator's bridge wins (open flow). */
+  async function openFlow(
+    payer: LaneWallet,
+    options: { sourceAccount?: boolean } = {},
+  ): Promise<QuoteWinner> {
+    const usdc = (chain: typeof stack.origin) => chain.assets.find((a) => a.symbol === "USDC")!.key;
+    const winner = await payer.quote({
+      sourceAsset: usdc(stack.origin),
+      destinationAsset: usdc(stack.destination),
+      amount: "2500000",
+      recipient: payer.address,
+      ...(options.sourceAccount === false ? {} : { sourceAccount: payer.address }),
+    });
+    assert.equal(winner.lane, "open-flow");
+    return winner;
+  }
+
+  /** A same-chain quote the external aggregator answers: USDC to TKN is a solver-swap, USDC to USDC a transfer. */
+  async function sameChain(payer: LaneWallet, to: "TKN" | "USDC"): Promise<QuoteWinner> {
+    const key = (symbol: string) => stack.origin.assets.find((a) => a.symbol === symbol)!.key;
+    const winner = await payer.quote({
+      sourceAsset: key("USDC"),
+      destinationAsset: key(to),
+      amount: "2500000",
       recipient: payer.address,
       sourceAccount: payer.address,
     });
+    assert.equal(winner.lane, to === "TKN" ? "solver-swap" : "transfer");
+    assert.equal(winner.signPayload, undefined, "discloses no signPayload");
+    assert.equal(winner.executionTx, undefined, "discloses no executionTx");
+    return winner;
+  }
+
+  /** A complete signature set: signer's personal_sign of the winner's signIntent (or of `message`). */
+  async function signed(signer: LaneWallet, winner: QuoteWinner, extra: Record<string, unknown> = {}) {
+    return {
+      quoteId: winner.quoteId,
+      artifactHash: winner.disclosure.signableHash,
+      signature: await signer.signIntent(winner),
+      signer: signer.address,
+      scheme: "eip191",
+      ...extra,
+    };
   }
 
   describe("POST /order/openfor", () => {
@@ -119,6 +178,21 @@ describe("refusals of the submission routes, through the gateway on the devnet",
       assert.equal(ack.hubOrderId, hubOrderId(winner.quoteId));
       assert.equal(ack.state, "created");
     });
+    for (const to of ["TKN", "USDC"] as const) {
+      test(`a same-chain ${to === "TKN" ? "solver-swap" : "transfer"} winner is EIN0001 pointing to POST /order`, async () => {
+        const payer = wallet(3);
+        const refusal = refusalOf(await payer.openFor(await sameChain(payer, to)));
+        assert.equal(refusal.code, "EIN0001");
+        assert.match(refusal.message ?? "", /POST \/order\b/);
+      });
+    }
+
+    test("an open-flow winner is EIN0001", async () => {
+      const payer = wallet(3);
+      const refusal = refusalOf(await payer.openFor(await openFlow(payer)));
+      assert.equal(refusal.code, "EIN0001");
+      assert.match(refusal.message ?? "", /POST \/order\b/);
+    });
   });
 
   describe("POST /order", () => {
@@ -162,6 +236,149 @@ describe("refusals of the submission routes, through the gateway on the devnet",
         const refusal = refusalOf(await payer.createOrder(body));
         assert.equal(refusal.code, "EIN0007", JSON.stringify(body));
       }
+    });
+
+    test("a first registration at or after expiresAt is EIN0005 (hub clock skewed past it)", async (t) => {
+      const payer = wallet(5);
+      const winner = await openFlow(payer);
+      const body = await signed(payer, winner);
+      stack.hubClock.skewMs = Date.parse(winner.expiresAt) - Date.now() + 1000;
+      t.after(() => {
+        stack.hubClock.skewMs = 0;
+      });
+      assert.equal(refusalOf(await payer.createOrder(body)).code, "EIN0005");
+    });
+
+    test("an artifactHash other than the quote's signableHash is EIN0010", async () => {
+      const payer = wallet(5);
+      const winner = await openFlow(payer);
+      const body = await signed(payer, winner, { artifactHash: `0x${"cd".repeat(32)}` });
+      assert.equal(refusalOf(await payer.createOrder(body)).code, "EIN0010");
+    });
+
+    test("a partial signature set is EIN0010", async () => {
+      const payer = wallet(5);
+      const winner = await openFlow(payer);
+      const { scheme: _scheme, ...withoutScheme } = await signed(payer, winner);
+      const { signer: _signer, ...withoutSigner } = await signed(payer, winner);
+      for (const body of [withoutScheme, withoutSigner]) {
+        assert.equal(refusalOf(await payer.createOrder(body)).code, "EIN0010", JSON.stringify(body));
+      }
+    });
+
+    test("an unsigned registration without the deployment flag is EIN0010", async () => {
+      const payer = wallet(5);
+      const winner = await openFlow(payer);
+      const refusal = refusalOf(
+        await payer.createOrder({ quoteId: winner.quoteId, artifactHash: winner.disclosure.signableHash }),
+      );
+      assert.equal(refusal.code, "EIN0010");
+    });
+
+    test("a scheme other than eip191 is EIN0010", async () => {
+      const payer = wallet(5);
+      const winner = await openFlow(payer);
+      const body = await signed(payer, winner, { scheme: "eip712" });
+      assert.equal(refusalOf(await payer.createOrder(body)).code, "EIN0010");
+    });
+
+    test("a signer other than the quote's sourceAccount is EIN0010, even with its own valid signature", async () => {
+      const payer = wallet(5);
+      const other = wallet(6);
+      const winner = await openFlow(payer);
+      assert.equal(refusalOf(await payer.createOrder(await signed(other, winner))).code, "EIN0010");
+    });
+
+    test("a signature that is not the sourceAccount's personal_sign of signIntent is EIN0010", async () => {
+      const payer = wallet(5);
+      const other = wallet(6);
+      const winner = await openFlow(payer);
+      const forged = await signed(other, winner, { signer: payer.address });
+      assert.equal(refusalOf(await payer.createOrder(forged)).code, "EIN0010");
+      const garbled = await signed(payer, winner, { signature: `0x${"11".repeat(65)}` });
+      assert.equal(refusalOf(await payer.createOrder(garbled)).code, "EIN0010");
+    });
+
+    test("a quote requested without sourceAccount has no signIntent, and a signed registration of it is EIN0006", async () => {
+      const payer = wallet(5);
+      const winner = await openFlow(payer, { sourceAccount: false });
+      assert.equal(winner.sourceAccount, undefined);
+      assert.equal(winner.signIntent, undefined, "nothing to sign");
+      const refusal = refusalOf(
+        await payer.createOrder({
+          quoteId: winner.quoteId,
+          artifactHash: winner.disclosure.signableHash,
+          signature: await privateKeyToAccount(stack.devnet.manifest.users[5]!.privateKey).signMessage({
+            message: winner.disclosure.signableHash,
+          }),
+          signer: payer.address,
+          scheme: "eip191",
+        }),
+      );
+      assert.equal(refusal.code, "EIN0006");
+    });
+
+    test("a repeat after expiresAt with other signature fields answers the first ack", async (t) => {
+      const payer = wallet(5);
+      const winner = await openFlow(payer);
+      const first = orderCreateAckSchema.parse(dataOf(await payer.createOrder(await signed(payer, winner))));
+      assert.equal(first.orderId, hubOrderId(winner.quoteId));
+      assert.equal(first.quoteId, winner.quoteId);
+      stack.hubClock.skewMs = Date.parse(winner.expiresAt) - Date.now() + 60_000;
+      t.after(() => {
+        stack.hubClock.skewMs = 0;
+      });
+      for (const repeat of [
+        { quoteId: winner.quoteId, artifactHash: winner.disclosure.signableHash },
+        { quoteId: winner.quoteId, artifactHash: `0x${"ef".repeat(32)}`, signature: "0x00", scheme: "other" },
+        await signed(wallet(6), winner),
+      ]) {
+        const again = orderCreateAckSchema.parse(dataOf(await payer.createOrder(repeat)));
+        assert.deepEqual(again, first, JSON.stringify(repeat));
+      }
+    });
+
+    test("a repeat for an order created through openFor answers that order's ack", async () => {
+      const payer = wallet(5);
+      const winner = await wrapNative(payer);
+      const openForAck = openForAckSchema.parse(dataOf(await payer.openFor(winner)));
+      const ack: OrderCreateAck = orderCreateAckSchema.parse(
+        dataOf(await payer.createOrder({ quoteId: winner.quoteId, artifactHash: `0x${"00".repeat(32)}` })),
+      );
+      assert.deepEqual(ack, {
+        orderId: openForAck.hubOrderId,
+        quoteId: winner.quoteId,
+        createdAt: openForAck.submittedAt,
+      });
+    });
+
+    test("a solver-swap winner is recorded and moves no funds: balances unchanged, GET /status shows it recorded", async () => {
+      const payer = wallet(7);
+      const client = stack.chains.get(stack.origin.chainId).publicClient;
+      const tokens = ["USDC", "TKN"].map(
+        (symbol) => stack.origin.assets.find((a) => a.symbol === symbol)!.address as Hex,
+      );
+      const balances = () =>
+        Promise.all(
+          tokens.map((token) =>
+            client.readContract({
+              address: token,
+              abi: erc20Abi,
+              functionName: "balanceOf",
+              args: [payer.address],
+            }),
+          ),
+        );
+      const before = await balances();
+      const winner = await sameChain(payer, "TKN");
+      const ack = orderCreateAckSchema.parse(dataOf(await payer.createOrder(await signed(payer, winner))));
+      assert.equal(ack.orderId, hubOrderId(winner.quoteId));
+      const status = dataOf<HubOrderStatus>(await stack.api("GET", `/v1/status/${ack.orderId}`));
+      assert.equal(status.orderId, ack.orderId);
+      assert.equal(status.quoteId, winner.quoteId);
+      assert.equal(status.state, "registered");
+      assert.equal(status.sourceTx, undefined, "nothing moved on chain");
+      assert.deepEqual(await balances(), before, "the wallet's balances are unchanged");
     });
   });
 });

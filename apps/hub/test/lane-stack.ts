@@ -11,6 +11,7 @@ import { createAccessStore, createTestDatabases, type TestDatabase } from "@hub/
 import { pino } from "pino";
 import { createHubApp, devnetProvider, type HubApp, type ProviderConfigInput } from "../src/index.js";
 import { reconcilerChainsFromManifest } from "../src/reconciler/reconciler-chains-from-manifest.js";
+import { devnetExternalProvider } from "../src/upstream/providers-config.js";
 import { answerOf, envelopeOf } from "./hub-fixture.js";
 
 const SECRET = "lane-test-gateway-secret-0123456789abcdef";
@@ -69,8 +70,6 @@ export const disposeLaneDatabases = () => databases.dispose();
 export interface LaneStackOptions {
   /** Hub configuration beyond the credential and an organization bucket no test reaches. */
   hubConfig?: Record<string, unknown>;
-  /** Providers beyond the devnet's OIF aggregator, given the devnet's URL. */
-  extraProviders?: (devnetUrl: string) => ProviderConfigInput[];
 }
 
 export async function startLaneStack(options: LaneStackOptions = {}): Promise<LaneStack> {
@@ -86,10 +85,8 @@ export async function startLaneStack(options: LaneStackOptions = {}): Promise<La
   });
   const db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
   const hubClock = skewedClock();
-  const providers: ProviderConfigInput[] = [
-    devnetProvider(devnet.url),
-    ...(options.extraProviders?.(devnet.url) ?? []),
-  ];
+  // Both upstreams of the devnet: the OIF aggregator (id `devnet`) and the external one (`devnet-external`).
+  const providers: ProviderConfigInput[] = [devnetProvider(devnet.url), devnetExternalProvider(devnet.url)];
   const reconcilerChains = reconcilerChainsFromManifest(devnet.manifest);
   const hub = createHubApp({
     config: {
