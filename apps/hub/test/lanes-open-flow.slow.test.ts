@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { type HubOrderStatus, hubOrderId, type OnchainTxOrder, orderCreateAckSchema } from "@hub/contract";
+import { erc20Abi, type Hex } from "viem";
+import { dataOf, disposeLaneDatabases, type LaneStack, startLaneStack } from "./lane-stack.js";
+import { laneWallet, reportLaneTiming } from "./lane-wallet.js";
+
+const FINAL_HUB_STATES = new Set(["completed", "failed"]);
+
+describe("the open flow end to end: a wallet through the gateway on the devnet", () => {
+  let stack: LaneStack;
+
+  before(async () => {
+    stack = await startLaneStack();
+  });
+
+  after(async () => {
+    await stack?.stop();
+    await disposeLaneDatabases();
+  });
+
+  test("open flow: the wallet sends the approval and the bridge deposit on the chain-domain chain, personal_signs signIntent, registers with POST /order, and GET /status/{orderId} walks to completed with the deposit and the payout the recipient received", async () => {
+    const wallet = laneWallet(stack, stack.devnet.manifest.users[4]!, "lane-open-flow");
+    const usdcIn = stack.origin.assets.find((a) => a.symbol === "USDC")!;
+    const usdcOut = stack.destination.assets.find((a) => a.symbol === "USDC")!;
+    const balanceOut = () =>
+      stack.chains.get(stack.destination.chainId).publicClient.readContract({
+        address: usdcOut.address as Hex,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [wallet.address],
+      });
+    const before = await balanceOut();
+
+    const quotedAtMs = performance.now();
+    const winner = await wallet.quote({
+      sourceAsset: usdcIn.key,
+      destinationAsset: usdcOut.key,
+      amount: "2500000",
+      recipient: wallet.address,
+      sourceAccount: wallet.address,
+    });
+    assert.equal(winner.lane, "open-flow");
+    assert.equal(winner.disclosure.signablePayload.kind, "open-flow");
+    assert.equal(winner.signPayload, undefined);
+    assert.ok(winner.signIntent, "the open flow asks for a signature of signIntent");
+    const tx = winner.executionTx!;
+    for (const item of [...tx.approvals, ...tx.steps]) {
+      assert.equal(item.chainId, stack.origin.chainDomain, "a chain-domain string on the open flow");
+    }
+
+    const sent = await wallet.send(tx, "chain-domain");
+    assert.deepEqual(
+      sent.map((s) => [s.kind, s.chainId]),
+      [
+        ["approval", stack.origin.chainId],
+        ["step", stack.origin.chainId],
+      ],
+    );
+    const deposit = sent[1]!;
+    const ack = orderCreateAckSchema.parse(
+      dataOf(
+        await wallet.createOrder({
+          quoteId: winner.quoteId,
+          artifactHash: winner.disclosure.signableHash,
+          signature: await wallet.signIntent(winner),
+          signer: wallet.address,
+          scheme: "eip191",
+        }),
+      ),
+    );
+    assert.equal(ack.orderId, hubOrderId(winner.quoteId));
+    assert.equal(ack.quoteId, winner.quoteId);
+
+    const status = await wallet.follow<HubOrderStatus>(`/v1/status/${ack.orderId}`, (read) =>
+      FINAL_HUB_STATES.has(read.state),
+    );
+    reportLaneTiming("open-flow", quotedAtMs);
+    assert.equal(status.state, "completed", JSON.stringify(status));
+    assert.equal(status.orderId, ack.orderId);
+    assert.equal(status.createdAt, ack.createdAt);
+    assert.equal(status.sourceTx?.txHash, deposit.hash, "the wallet's deposit is the source transaction");
+    assert.equal(status.sourceTx?.chainDomain, stack.origin.chainDomain);
+    assert.equal(status.destinationTx?.chainDomain, stack.destination.chainDomain);
+    assert.equal(status.destinationTx?.amount, winner.output.amount);
+    assert.equal((await balanceOut()) - before, BigInt(winner.output.amount), "the recipient got the output");
+
+    const byTx = dataOf<OnchainTxOrder>(
+      await stack.api("GET", `/v1/onchain/tx/${deposit.chainDomain}/${deposit.hash}/order`),
+    );
+    assert.equal(byTx.chainDomain, deposit.chainDomain);
+    assert.ok(byTx.watermark.blockNumber >= (status.sourceTx?.blockNumber ?? 0), "the chain is read past it");
+  });
+});
