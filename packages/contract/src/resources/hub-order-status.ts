@@ -1,38 +1,58 @@
 import { z } from "zod";
 import { chainEventSchema, watermarkSchema } from "./chain-event.js";
-import { baseUnitsSchema, timestampSchema } from "./wire-scalars.js";
+import { baseUnitsSchema, hex32Schema, timestampSchema } from "./wire-scalars.js";
 
-/** The hub's own states of an open-flow order, as the reconciler observes them. */
-export const hubOrderStateSchema = z
-  .enum(["registered", "source-deposit-seen", "released", "completed", "failed"])
-  .meta({
-    id: "HubOrderState",
-    description:
-      "registered: the order is recorded, nothing observed yet. source-deposit-seen: the user's source transaction is observed. released: the payout on the destination chain is observed. completed: the payout is confirmed (terminal). failed: the source transaction reverted or the payout can no longer happen (terminal). States only move forward; stop polling at completed or failed.",
-  });
+/** The hub's own states of an open-flow registration, as the reconciler observes them. */
+export const hubOrderStateSchema = z.enum(["registered", "deposited", "released", "recorded"]).meta({
+  id: "HubOrderState",
+  description: [
+    "registered: the open-flow order is recorded; its bridge deposit is not observed yet.",
+    "deposited: the bridge deposit the quote named (its ref, bridge, token, amount, destination chain and recipient) is observed on the source chain.",
+    "released: the bridge's release of that deposit (by its deposit id) is observed on the destination chain (final).",
+    "recorded: a solver-swap registration; it moves no funds, nothing is followed (final).",
+    "States only move forward; stop polling when `final` is true. There is no failed state: the bridge has no refund or expiry, so the hub cannot observe that a deposit will never be released; a deposit that stays `deposited` is a matter for the bridge operator.",
+  ].join(" "),
+});
 
-/** A transaction the hub observed for an open-flow order, with the amount it moved when known. */
+/** One hub order state. */
+export type HubOrderState = z.output<typeof hubOrderStateSchema>;
+
+/** A transaction the hub observed for an open-flow order, with the amount it moved. */
 export const observedTransactionSchema = chainEventSchema
-  .extend({ amount: baseUnitsSchema.optional() })
+  .extend({ amount: baseUnitsSchema.optional().describe("Base units the logged event moved.") })
   .meta({ id: "ObservedTransaction" });
 
 /** GET /status/{orderId}: the hub's view of an open-flow registration, from the reconciler's observations. */
 export const hubOrderStatusSchema = z
   .object({
-    orderId: z.string(),
+    orderId: z.string().describe("The registration's orderId (POST /order's ack)."),
     quoteId: z.string(),
+    lane: z.enum(["open-flow", "solver-swap"]).describe("The registered winner's lane."),
     state: hubOrderStateSchema,
-    sourceTx: observedTransactionSchema.optional().describe("The user's transaction on the source chain."),
-    destinationTx: observedTransactionSchema.optional().describe("The payout on the destination chain."),
-    failureReason: z.string().optional().describe("On failed only; for display."),
-    watermarks: z.array(watermarkSchema).describe("One per chain of the order."),
-    createdAt: timestampSchema,
-    updatedAt: timestampSchema.describe("When the state last changed."),
+    final: z.boolean().describe("True on released and recorded: the view will not change state again."),
+    depositId: hex32Schema
+      .optional()
+      .describe("The bridge's id of the observed deposit (from deposited on); the release carries it."),
+    sourceTx: observedTransactionSchema
+      .optional()
+      .describe("The user's bridge deposit on the source chain, with its amount (from deposited on)."),
+    destinationTx: observedTransactionSchema
+      .optional()
+      .describe("The bridge's release on the destination chain, with the amount paid out (released)."),
+    watermarks: z
+      .array(watermarkSchema)
+      .describe(
+        "One per chain of the order (source, then destination) that the reconciler has recorded an observation on: how far that chain was indexed when it last recorded one. Absent for a chain with none yet; empty on a solver-swap registration.",
+      ),
+    createdAt: timestampSchema.describe("The registration's createdAt (POST /order's ack)."),
+    updatedAt: timestampSchema.describe(
+      "When the state last changed: createdAt, then when the reconciler recorded the deposit, then the release.",
+    ),
   })
   .meta({
     id: "HubOrderStatus",
     description:
-      "Not scoped by subject: a backend serving several users must answer it for each user's own orders only. Served from a 2 s cache. The watermarks move only when the reconciler processes a new observation on a chain, so on a quiet chain they can lag far behind.",
+      "Scoped by organization, not by subject: a backend serving several users must answer it for each user's own orders only. Served from a 2 s cache. The watermarks move only when the reconciler processes a new observation on a chain, so on a quiet chain they can lag far behind.",
   });
 
 /** The hub status view as the wire carries it. */
