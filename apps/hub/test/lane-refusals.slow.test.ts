@@ -376,7 +376,9 @@ describe("refusals of the submission routes, through the gateway on the devnet",
       const status = dataOf<HubOrderStatus>(await stack.api("GET", `/v1/status/${ack.orderId}`));
       assert.equal(status.orderId, ack.orderId);
       assert.equal(status.quoteId, winner.quoteId);
-      assert.equal(status.state, "registered");
+      assert.equal(status.lane, "solver-swap");
+      assert.equal(status.state, "recorded");
+      assert.equal(status.final, true, "nothing to follow");
       assert.equal(status.sourceTx, undefined, "nothing moved on chain");
       assert.deepEqual(await balances(), before, "the wallet's balances are unchanged");
     });

@@ -5,8 +5,6 @@ import { erc20Abi, type Hex } from "viem";
 import { dataOf, disposeLaneDatabases, type LaneStack, startLaneStack } from "./lane-stack.js";
 import { laneWallet, reportLaneTiming } from "./lane-wallet.js";
 
-const FINAL_HUB_STATES = new Set(["completed", "failed"]);
-
 describe("the open flow end to end: a wallet through the gateway on the devnet", () => {
   let stack: LaneStack;
 
@@ -19,7 +17,7 @@ describe("the open flow end to end: a wallet through the gateway on the devnet",
     await disposeLaneDatabases();
   });
 
-  test("open flow: the wallet sends the approval and the bridge deposit on the chain-domain chain, personal_signs signIntent, registers with POST /order, and GET /status/{orderId} walks to completed with the deposit and the payout the recipient received", async () => {
+  test("open flow: the wallet sends the approval and the bridge deposit on the chain-domain chain, personal_signs signIntent, registers with POST /order, and GET /status/{orderId} walks to released with the deposit and the payout the recipient received", async () => {
     const wallet = laneWallet(stack, stack.devnet.manifest.users[4]!, "lane-open-flow");
     const usdcIn = stack.origin.assets.find((a) => a.symbol === "USDC")!;
     const usdcOut = stack.destination.assets.find((a) => a.symbol === "USDC")!;
@@ -72,11 +70,11 @@ describe("the open flow end to end: a wallet through the gateway on the devnet",
     assert.equal(ack.orderId, hubOrderId(winner.quoteId));
     assert.equal(ack.quoteId, winner.quoteId);
 
-    const status = await wallet.follow<HubOrderStatus>(`/v1/status/${ack.orderId}`, (read) =>
-      FINAL_HUB_STATES.has(read.state),
-    );
+    const status = await wallet.follow<HubOrderStatus>(`/v1/status/${ack.orderId}`, (read) => read.final);
     reportLaneTiming("open-flow", quotedAtMs);
-    assert.equal(status.state, "completed", JSON.stringify(status));
+    assert.equal(status.state, "released", JSON.stringify(status));
+    assert.equal(status.lane, "open-flow");
+    assert.ok(status.depositId, "the bridge's deposit id");
     assert.equal(status.orderId, ack.orderId);
     assert.equal(status.createdAt, ack.createdAt);
     assert.equal(status.sourceTx?.txHash, deposit.hash, "the wallet's deposit is the source transaction");
