@@ -6,6 +6,7 @@ export const operationId = "getHubStatus";
 export function registerGetHubStatus(router: OperationRouter, services: HubServices): void {
   router.add({
     operationId,
-    handle: ({ params }) => services.orderStatus.getHubStatus(params.orderId as string),
+    handle: ({ params, organization }) =>
+      services.orderStatus.getHubStatus(params.orderId as string, organization ?? ""),
   });
 }

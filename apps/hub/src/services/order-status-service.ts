@@ -1,6 +1,7 @@
-import { HubError, type OrdersList, type UpstreamOrderStatus } from "@hub/contract";
+import { HubError, type HubOrderStatus, type OrdersList, type UpstreamOrderStatus } from "@hub/contract";
 import type { SqlExecutor } from "@hub/store";
 import type { Logger } from "pino";
+import { createHubStatusReader, type HubStatusReader } from "../open-flow/create-hub-status-reader.js";
 import { type ListOrdersRequest, listOrdersPage } from "../order-status/list-orders-page.js";
 import { createOrderStatusReader, type OrderStatusReader } from "../order-status/read-order-status.js";
 import type { OifAggregatorClient } from "../upstream/oif-aggregator-client.js";
@@ -8,7 +9,8 @@ import type { Clock } from "./clock.js";
 
 export interface OrderStatusService {
   getOrderStatus(orderId: string, organization: string, subject: string): Promise<UpstreamOrderStatus>;
-  getHubStatus(orderId: string): Promise<never>;
+  /** GET /status/{orderId}: an open-flow registration of the organization. */
+  getHubStatus(orderId: string, organization: string): Promise<HubOrderStatus>;
   listOrders(request: ListOrdersRequest): Promise<OrdersList>;
   /** Upstream order reads the status view started (the status benchmark counts them). */
   readonly upstreamReads: number;
@@ -28,7 +30,7 @@ export interface OrderStatusServiceDeps {
 
 const notFound = () => new HubError("EIN0009", { message: "Order not found." });
 
-/** The upstream status view and the orders list of openFor orders. */
+/** The upstream status view and the orders list of openFor orders; the hub status view of open-flow ones. */
 export function createOrderStatusService(deps: OrderStatusServiceDeps): OrderStatusService {
   const { sql } = deps;
   const reader: OrderStatusReader | undefined =
@@ -43,13 +45,22 @@ export function createOrderStatusService(deps: OrderStatusServiceDeps): OrderSta
       projectionIdleEvictMs: deps.statusProjectionIdleEvictMs,
       refreshTimeoutMs: deps.statusRefreshTimeoutMs,
     });
+  const hubStatus: HubStatusReader | undefined =
+    sql &&
+    createHubStatusReader({
+      sql,
+      clock: deps.clock,
+      cacheMs: deps.statusCacheMs,
+      capacity: deps.statusProjectionCapacity,
+    });
   return {
     async getOrderStatus(orderId, organization, subject) {
       if (!reader) throw notFound();
       return reader.read(orderId, organization, subject);
     },
-    async getHubStatus() {
-      throw notFound();
+    async getHubStatus(orderId, organization) {
+      if (!hubStatus) throw notFound();
+      return hubStatus.read(orderId, organization);
     },
     async listOrders(request) {
       if (!sql) return { subject: request.subject, orders: [], nextCursor: null };
