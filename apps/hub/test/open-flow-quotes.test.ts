@@ -1,0 +1,740 @@
+import assert from "node:assert/strict";
+import { after, before, beforeEach, describe, test } from "node:test";
+import { bridgeAbi } from "@hub/chain";
+import {
+  type Catalog,
+  type CatalogChain,
+  preparedQuoteSchema,
+  quotePreviewSchema,
+  quoteWinnerSchema,
+  signableHash,
+} from "@hub/contract";
+import { type Hex, encodeFunctionData, erc20Abi, getAddress, keccak256, toHex } from "viem";
+import { type OpenFlowTemplate, openFlowTemplateFingerprint } from "../src/quotes/open-flow-template.js";
+import { devnetExternalProvider, parseProvidersConfig } from "../src/upstream/providers-config.js";
+import { assertRefusal } from "./hub-fixture.js";
+import {
+  type ExternalStandIn,
+  type StandInAnswer,
+  startExternalStandIn,
+} from "./open-flow-quotes-stand-in.js";
+import { type QuoteHub, dataOf, disposeQuoteDatabases, startQuoteHub } from "./quote-hub.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests build and doctor upstream JSON.
+type Json = Record<string, any>;
+
+const USER = "0x1111111111111111111111111111111111111111";
+const RECIPIENT = "0x2222222222222222222222222222222222222222";
+const OTHER = "0x3333333333333333333333333333333333333333";
+
+function chain(chainId: number, bridge: string, usdc: string, token: string): CatalogChain {
+  return {
+    chainDomain: `eip155:${chainId}`,
+    chainId,
+    name: `Chain ${chainId}`,
+    native: { symbol: "ETH", decimals: 18 },
+    nativeKey: `eip155:${chainId}/slip44:60`,
+    bridge,
+    inputSettlers: { escrow: "0x00000000000000000000000000000000000000e1" },
+    outputSettler: "0x00000000000000000000000000000000000000e2",
+    inputOracle: "0x00000000000000000000000000000000000000e3",
+    permit2: "0x000000000022d473030f116ddee9f6b43ac78ba3",
+    assets: [
+      {
+        key: `eip155:${chainId}/erc20:${usdc}`,
+        symbol: "USDC",
+        decimals: 6,
+        address: usdc,
+        authorizations: ["permit2"],
+      },
+      {
+        key: `eip155:${chainId}/erc20:${token}`,
+        symbol: "TKN",
+        decimals: 18,
+        address: token,
+        authorizations: ["permit2"],
+      },
+    ],
+  };
+}
+
+const chainA = chain(
+  31337,
+  "0x00000000000000000000000000000000000000b1",
+  "0x00000000000000000000000000000000000000a1",
+  "0x00000000000000000000000000000000000000a2",
+);
+const chainB = chain(
+  31338,
+  "0x00000000000000000000000000000000000000b2",
+  "0x00000000000000000000000000000000000000c1",
+  "0x00000000000000000000000000000000000000c2",
+);
+const catalog: Catalog = { families: { evm: [chainA, chainB], solana: [] } };
+const usdcA = chainA.assets[0]!;
+const tknA = chainA.assets[1]!;
+const usdcB = chainB.assets[0]!;
+
+function chainOfKey(key: string): CatalogChain {
+  return key.startsWith(`${chainB.chainDomain}/`) ? chainB : chainA;
+}
+
+let counter = 0;
+
+/** What a well-behaved external aggregator answers (the devnet's shape): a bridge transfer at 10 bps. */
+function bridgeAnswer(request: Json, lifetimeMs = 30_000): Json {
+  const source = chainOfKey(request.sourceAsset);
+  const destination = chainOfKey(request.destinationAsset);
+  const token = getAddress(request.sourceAsset.split(":").at(-1));
+  const bridge = getAddress(source.bridge!);
+  const amountIn = BigInt(request.amount);
+  counter += 1;
+  const quoteId = `xq_${counter}`;
+  const depositRef = keccak256(toHex(`stand-in:${quoteId}`));
+  return {
+    quoteId,
+    provider: "stand-in-bridge",
+    kind: "bridge",
+    executionClass: "BRIDGE",
+    sourceAsset: request.sourceAsset,
+    destinationAsset: request.destinationAsset,
+    amountIn: amountIn.toString(),
+    amountOut: ((amountIn * 999n) / 1000n).toString(),
+    recipient: request.recipient,
+    ...(request.sourceAccount ? { sourceAccount: request.sourceAccount } : {}),
+    expiresAt: new Date(Date.now() + lifetimeMs).toISOString(),
+    depositRef,
+    executionTx: {
+      approvals: [{ chainId: source.chainDomain, token, spender: bridge, amount: amountIn.toString() }],
+      steps: [
+        {
+          chainId: source.chainDomain,
+          to: bridge,
+          data: encodeFunctionData({
+            abi: bridgeAbi,
+            functionName: "deposit",
+            args: [token, amountIn, BigInt(destination.chainId), request.recipient, depositRef],
+          }),
+          value: "0",
+          description: `Deposit ${amountIn} into the bridge for ${destination.chainDomain}`,
+        },
+      ],
+    },
+  };
+}
+
+/** A same-chain answer without transactions (solver-swap or transfer). */
+function sameChainAnswer(request: Json, kind: "solver-swap" | "transfer"): Json {
+  const { executionTx: _none, depositRef: _ref, ...rest } = bridgeAnswer(request);
+  return { ...rest, kind, executionClass: kind === "transfer" ? "TRANSFER" : "INFINITY_SOLVER" };
+}
+
+const ok = (body: unknown): StandInAnswer => ({ status: 200, body });
+
+function depositData(
+  args: Partial<{ token: string; amount: bigint; chainId: bigint; recipient: string }>,
+): Hex {
+  return encodeFunctionData({
+    abi: bridgeAbi,
+    functionName: "deposit",
+    args: [
+      (args.token ?? usdcA.address!) as Hex,
+      args.amount ?? 1_000_000n,
+      args.chainId ?? 31338n,
+      (args.recipient ?? RECIPIENT) as Hex,
+      keccak256(toHex("ref")),
+    ],
+  });
+}
+
+function crossChain(extra: Json = {}): Json {
+  return {
+    sourceAsset: usdcA.key,
+    destinationAsset: usdcB.key,
+    amount: "1000000",
+    recipient: RECIPIENT,
+    sourceAccount: USER,
+    ...extra,
+  };
+}
+
+describe("open-flow quotes from an external aggregator (stand-in)", () => {
+  let standIn: ExternalStandIn;
+  let second: ExternalStandIn;
+  let hub: QuoteHub;
+  let pair: QuoteHub;
+
+  before(async () => {
+    standIn = await startExternalStandIn();
+    second = await startExternalStandIn();
+    hub = await startQuoteHub({
+      catalog,
+      providers: [{ id: "ext", kind: "external-aggregator", baseUrl: standIn.url, timeoutMs: 1000 }],
+    });
+    pair = await startQuoteHub({
+      catalog,
+      providers: [
+        { id: "ext", kind: "external-aggregator", baseUrl: standIn.url },
+        { id: "ext2", kind: "external-aggregator", baseUrl: second.url },
+      ],
+    });
+  });
+
+  beforeEach(() => {
+    standIn.answer = (request) => ok(bridgeAnswer(request));
+    second.answer = (request) => ok(bridgeAnswer(request));
+    standIn.delayMs = 0;
+  });
+
+  after(async () => {
+    await hub?.stop();
+    await pair?.stop();
+    await standIn?.close();
+    await second?.close();
+    await disposeQuoteDatabases();
+  });
+
+  async function storedTemplate(
+    target: QuoteHub,
+    quoteId: string,
+  ): Promise<{ row: Json; template: OpenFlowTemplate }> {
+    const rows = await target.db.sql.query<Json>("SELECT * FROM quotes WHERE quote_id = $1", [quoteId]);
+    assert.equal(rows.length, 1, "the winner is stored");
+    const row = rows[0]!;
+    const template = typeof row.template === "string" ? JSON.parse(row.template) : row.template;
+    return { row, template };
+  }
+
+  test("a cross-chain winner takes the open-flow lane: executionTx verbatim, its hash, signIntent line by line", async () => {
+    let upstream: Json = {};
+    standIn.answer = (request) => {
+      upstream = bridgeAnswer(request);
+      return ok(upstream);
+    };
+    const winner = quoteWinnerSchema.parse(dataOf(await hub.post("/v1/quote", crossChain())));
+
+    assert.equal(winner.lane, "open-flow");
+    assert.equal(winner.executionClass, "BRIDGE");
+    assert.equal(winner.provider, "ext.stand-in-bridge");
+    assert.deepEqual(winner.input, { asset: usdcA.key, amount: "1000000" });
+    assert.deepEqual(winner.output, { asset: usdcB.key, amount: "999000" });
+    assert.equal(winner.recipient, RECIPIENT);
+    assert.equal(winner.sourceAccount, USER);
+    assert.equal(winner.signPayload, undefined);
+    assert.deepEqual(
+      winner.executionTx,
+      upstream.executionTx,
+      "executionTx exactly as the aggregator sent it",
+    );
+    assert.equal(winner.executionTx!.steps[0]!.chainId, "eip155:31337", "chain-domain string chain ids");
+
+    const payload = winner.disclosure.signablePayload as Json;
+    assert.equal(payload.kind, "open-flow");
+    assert.deepEqual(payload.executionTx, winner.executionTx);
+    assert.deepEqual(payload.terms, {
+      provider: "ext.stand-in-bridge",
+      input: winner.input,
+      output: winner.output,
+      swapType: "exact-input",
+      recipient: RECIPIENT,
+      sourceAccount: USER,
+      expiresAt: winner.expiresAt,
+    });
+    assert.equal(winner.disclosure.signableHash, signableHash(payload));
+
+    assert.equal(
+      winner.signIntent,
+      [
+        "Register open-flow order with the intent hub",
+        `quoteId: ${winner.quoteId}`,
+        `signableHash: ${winner.disclosure.signableHash}`,
+        `sourceAccount: ${USER}`,
+        `pay: 1 USDC (1000000 base units of ${usdcA.key})`,
+        `receive: 0.999 USDC (999000 base units of ${usdcB.key})`,
+        `recipient: ${RECIPIENT}`,
+        `expiresAt: ${winner.expiresAt}`,
+      ].join("\n"),
+    );
+    assert.ok(Date.parse(winner.expiresAt) <= Date.parse(upstream.expiresAt));
+
+    const { row, template } = await storedTemplate(hub, winner.quoteId);
+    assert.equal(row.lane, "open-flow");
+    assert.equal(row.provider_id, "ext");
+    assert.equal(template.kind, "external");
+    assert.equal(template.lane, "open-flow");
+    assert.equal(template.upstreamQuoteId, upstream.quoteId);
+    assert.deepEqual(template.quoteResponse, upstream);
+    assert.equal(template.signableHash, winner.disclosure.signableHash);
+    assert.equal(template.signIntent, winner.signIntent);
+    assert.equal(template.sourceAccount, USER);
+    assert.deepEqual(template.source, {
+      chainDomain: "eip155:31337",
+      chainId: 31337,
+      asset: usdcA.key,
+      amount: "1000000",
+    });
+    assert.deepEqual(template.destination, {
+      chainDomain: "eip155:31338",
+      chainId: 31338,
+      asset: usdcB.key,
+      amount: "999000",
+    });
+    assert.deepEqual(template.deposit, {
+      bridge: chainA.bridge,
+      token: usdcA.address,
+      amount: "1000000",
+      destinationChainId: 31338,
+      recipient: RECIPIENT,
+      ref: upstream.depositRef,
+    });
+    assert.equal(template.fingerprint, openFlowTemplateFingerprint(template));
+  });
+
+  test("without sourceAccount the winner has no signIntent and no sourceAccount, and none is sent upstream", async () => {
+    const { sourceAccount: _omitted, ...request } = crossChain();
+    const winner = quoteWinnerSchema.parse(dataOf(await hub.post("/v1/quote", request)));
+    assert.equal(winner.lane, "open-flow");
+    assert.equal(winner.signIntent, undefined);
+    assert.equal(winner.sourceAccount, undefined);
+    assert.equal((winner.disclosure.signablePayload as Json).terms.sourceAccount, undefined);
+    assert.equal(standIn.received.at(-1)!.sourceAccount, undefined);
+    const { template } = await storedTemplate(hub, winner.quoteId);
+    assert.equal(template.signIntent, undefined);
+    assert.equal(template.sourceAccount, undefined);
+  });
+
+  test("expiresAt never passes the aggregator's own expiresAt", async () => {
+    let upstream: Json = {};
+    standIn.answer = (request) => {
+      upstream = bridgeAnswer(request, 8000);
+      return ok(upstream);
+    };
+    const winner = quoteWinnerSchema.parse(dataOf(await hub.post("/v1/quote", crossChain())));
+    assert.equal(winner.expiresAt, upstream.expiresAt);
+  });
+
+  const bridgeStep = (quote: Json) => quote.executionTx.steps[0];
+  const approval = (quote: Json) => quote.executionTx.approvals[0];
+  const vettingCases: { name: string; reason: string; doctor: (quote: Json) => void }[] = [
+    {
+      name: "a wrong amountIn",
+      reason: "amount",
+      doctor: (q) => {
+        q.amountIn = "999999";
+      },
+    },
+    {
+      name: "a wrong recipient",
+      reason: "recipient",
+      doctor: (q) => {
+        q.recipient = OTHER;
+      },
+    },
+    {
+      name: "another source asset",
+      reason: "input",
+      doctor: (q) => {
+        q.sourceAsset = tknA.key;
+      },
+    },
+    {
+      name: "another destination asset",
+      reason: "output",
+      doctor: (q) => {
+        q.destinationAsset = chainB.assets[1]!.key;
+      },
+    },
+    {
+      name: "a sourceAccount not asked for",
+      reason: "user",
+      doctor: (q) => {
+        q.sourceAccount = OTHER;
+      },
+    },
+    {
+      name: "an integer chainId on the approval",
+      reason: "chain-id",
+      doctor: (q) => {
+        approval(q).chainId = 31337;
+      },
+    },
+    {
+      name: "another chain's domain on the step",
+      reason: "chain-id",
+      doctor: (q) => {
+        bridgeStep(q).chainId = "eip155:31338";
+      },
+    },
+    {
+      name: "a miscased chain domain",
+      reason: "chain-id",
+      doctor: (q) => {
+        bridgeStep(q).chainId = "EIP155:31337";
+      },
+    },
+    {
+      name: "an approval to another spender",
+      reason: "approval",
+      doctor: (q) => {
+        approval(q).spender = OTHER;
+      },
+    },
+    {
+      name: "an approval of more than the amount",
+      reason: "approval",
+      doctor: (q) => {
+        approval(q).amount = "2000000";
+      },
+    },
+    { name: "two approvals", reason: "approval", doctor: (q) => q.executionTx.approvals.push(approval(q)) },
+    {
+      name: "calldata that is not a deposit",
+      reason: "deposit",
+      doctor: (q) => {
+        bridgeStep(q).data = encodeFunctionData({
+          abi: erc20Abi,
+          functionName: "transfer",
+          args: [OTHER, 1_000_000n],
+        });
+      },
+    },
+    {
+      name: "a step to another contract",
+      reason: "deposit",
+      doctor: (q) => {
+        bridgeStep(q).to = OTHER;
+      },
+    },
+    {
+      name: "a deposit for another recipient",
+      reason: "deposit",
+      doctor: (q) => {
+        bridgeStep(q).data = depositData({ recipient: OTHER });
+      },
+    },
+    {
+      name: "a deposit to another chain",
+      reason: "deposit",
+      doctor: (q) => {
+        bridgeStep(q).data = depositData({ chainId: 1n });
+      },
+    },
+    {
+      name: "a deposit of less",
+      reason: "deposit",
+      doctor: (q) => {
+        bridgeStep(q).data = depositData({ amount: 1n });
+      },
+    },
+    {
+      name: "a deposit of another token",
+      reason: "deposit",
+      doctor: (q) => {
+        bridgeStep(q).data = depositData({ token: tknA.address! });
+      },
+    },
+    {
+      name: "a step with value",
+      reason: "deposit",
+      doctor: (q) => {
+        bridgeStep(q).value = "1";
+      },
+    },
+    {
+      name: "a depositRef the calldata does not carry",
+      reason: "deposit",
+      doctor: (q) => {
+        q.depositRef = keccak256(toHex("x"));
+      },
+    },
+    {
+      name: "no executionTx on a bridge answer",
+      reason: "deposit",
+      doctor: (q) => {
+        delete q.executionTx;
+      },
+    },
+    {
+      name: "an unknown kind",
+      reason: "kind",
+      doctor: (q) => {
+        q.kind = "teleport";
+      },
+    },
+    {
+      name: "a solver-swap answer across chains",
+      reason: "kind",
+      doctor: (q) => {
+        q.kind = "solver-swap";
+      },
+    },
+    {
+      name: "an execution class that is not the kind's",
+      reason: "kind",
+      doctor: (q) => {
+        q.executionClass = "INFINITY_SOLVER";
+      },
+    },
+    {
+      name: "too little validity left",
+      reason: "expired",
+      doctor: (q) => {
+        q.expiresAt = new Date(Date.now() + 2000).toISOString();
+      },
+    },
+    {
+      name: "no quoteId",
+      reason: "malformed",
+      doctor: (q) => {
+        delete q.quoteId;
+      },
+    },
+    {
+      name: "uppercase calldata",
+      reason: "malformed",
+      doctor: (q) => {
+        bridgeStep(q).data = bridgeStep(q).data.toUpperCase().replace("0X", "0x");
+      },
+    },
+  ];
+
+  for (const { name, reason, doctor } of vettingCases) {
+    test(`${name} is discarded (reason ${reason}) and the round has no winner`, async () => {
+      standIn.answer = (request) => {
+        const quote = bridgeAnswer(request);
+        doctor(quote);
+        return ok(quote);
+      };
+      const before = await hub.metric("hub_quote_vetting_rejections_total", { provider: "ext", reason });
+      const answer = (await hub.post("/v1/quote", crossChain())).answer;
+      assertRefusal(answer, "EIN0008");
+      assert.equal(
+        await hub.metric("hub_quote_vetting_rejections_total", { provider: "ext", reason }),
+        before + 1,
+      );
+      assert.ok(
+        hub.logLines.some(
+          (line) =>
+            line.includes("external quote discarded by vetting") && line.includes(`"reason":"${reason}"`),
+        ),
+        "the discard is logged with its reason",
+      );
+    });
+  }
+
+  test("a discarded answer loses to a vetted one of another aggregator", async () => {
+    standIn.answer = (request) => ok({ ...bridgeAnswer(request), recipient: OTHER, amountOut: "999999" });
+    const winner = quoteWinnerSchema.parse(dataOf(await pair.post("/v1/quote", crossChain())));
+    assert.equal(winner.provider, "ext2.stand-in-bridge");
+  });
+
+  test("the better output wins among external aggregators, and preview lists both best first", async () => {
+    second.answer = (request) => ok({ ...bridgeAnswer(request), amountOut: "999500" });
+    const winner = quoteWinnerSchema.parse(dataOf(await pair.post("/v1/quote", crossChain())));
+    assert.equal(winner.provider, "ext2.stand-in-bridge");
+    assert.equal(winner.output.amount, "999500");
+    const preview = quotePreviewSchema.parse(dataOf(await pair.post("/v1/quote/preview", crossChain())));
+    assert.deepEqual(
+      preview.offers.map((offer) => [offer.provider, offer.lane, offer.output.amount]),
+      [
+        ["ext2.stand-in-bridge", "open-flow", "999500"],
+        ["ext.stand-in-bridge", "open-flow", "999000"],
+      ],
+    );
+  });
+
+  test("prepare with an external offer stores the winner under the preparationId; a replay returns it unchanged", async () => {
+    const body = { ...crossChain(), preparationId: "prep-open-flow-1", provider: "ext.stand-in-bridge" };
+    const first = preparedQuoteSchema.parse(dataOf(await pair.post("/v1/quote/prepare", body)));
+    assert.equal(first.lane, "open-flow");
+    assert.equal(first.provider, "ext.stand-in-bridge");
+    assert.ok(first.signIntent?.includes(first.quoteId));
+    const replay = preparedQuoteSchema.parse(dataOf(await pair.post("/v1/quote/prepare", body)));
+    assert.deepEqual(replay, first);
+    const other = await pair.post("/v1/quote/prepare", {
+      ...body,
+      preparationId: "prep-open-flow-2",
+      provider: "ext.someone-else",
+    });
+    assertRefusal(other.answer, "EIN0008");
+  });
+
+  test("a same-chain solver-swap winner: lane solver-swap, INFINITY_SOLVER, neither signPayload nor executionTx", async () => {
+    standIn.answer = (request) => ok(sameChainAnswer(request, "solver-swap"));
+    const winner = quoteWinnerSchema.parse(
+      dataOf(await hub.post("/v1/quote", crossChain({ destinationAsset: tknA.key }))),
+    );
+    assert.equal(winner.lane, "solver-swap");
+    assert.equal(winner.executionClass, "INFINITY_SOLVER");
+    assert.equal(winner.signPayload, undefined);
+    assert.equal(winner.executionTx, undefined);
+    const payload = winner.disclosure.signablePayload as Json;
+    assert.equal(payload.kind, "solver-swap");
+    assert.equal(payload.executionTx, undefined);
+    assert.equal(winner.disclosure.signableHash, signableHash(payload));
+    assert.match(winner.signIntent ?? "", /^Register solver-swap order with the intent hub\n/);
+    const { template } = await storedTemplate(hub, winner.quoteId);
+    assert.equal(template.lane, "solver-swap");
+    assert.equal(template.deposit, undefined);
+    assert.equal(template.fingerprint, openFlowTemplateFingerprint(template));
+  });
+
+  test("a same-token same-chain transfer winner: lane transfer, no executionTx and nothing to sign", async () => {
+    standIn.answer = (request) => ok(sameChainAnswer(request, "transfer"));
+    const winner = quoteWinnerSchema.parse(
+      dataOf(await hub.post("/v1/quote", crossChain({ destinationAsset: usdcA.key }))),
+    );
+    assert.equal(winner.lane, "transfer");
+    assert.equal(winner.executionClass, "TRANSFER");
+    assert.equal(winner.executionTx, undefined);
+    assert.equal(winner.signPayload, undefined);
+    assert.equal(winner.signIntent, undefined);
+    assert.equal((winner.disclosure.signablePayload as Json).kind, "transfer");
+  });
+
+  test("a solver-swap answer that carries transactions, or one between one asset, is discarded", async () => {
+    standIn.answer = (request) =>
+      ok({ ...sameChainAnswer(request, "solver-swap"), executionTx: { approvals: [], steps: [] } });
+    assertRefusal(
+      (await hub.post("/v1/quote", crossChain({ destinationAsset: tknA.key }))).answer,
+      "EIN0008",
+    );
+    standIn.answer = (request) => ok(sameChainAnswer(request, "solver-swap"));
+    assertRefusal(
+      (await hub.post("/v1/quote", crossChain({ destinationAsset: usdcA.key }))).answer,
+      "EIN0008",
+    );
+  });
+
+  test("exact-output requests are not asked of the external aggregator", async () => {
+    const calls = standIn.received.length;
+    const answer = (await hub.post("/v1/quote", crossChain({ swapType: "exact-output" }))).answer;
+    assertRefusal(answer, "EIN0008");
+    assert.equal(standIn.received.length, calls);
+  });
+
+  const refusals: {
+    name: string;
+    answer: StandInAnswer;
+    code: "EIN0008" | "EIN0050" | "EIN0081";
+    params?: string[];
+    outcome: string;
+  }[] = [
+    {
+      name: "400 NO_ROUTE",
+      answer: { status: 400, body: { error: "NO_ROUTE", message: "no" } },
+      code: "EIN0008",
+      outcome: "no-quotes",
+    },
+    {
+      name: "400 INSUFFICIENT_LIQUIDITY",
+      answer: { status: 400, body: { error: "INSUFFICIENT_LIQUIDITY", message: "dry" } },
+      code: "EIN0008",
+      outcome: "no-quotes",
+    },
+    {
+      name: "400 VALIDATION_ERROR",
+      answer: { status: 400, body: { error: "VALIDATION_ERROR", message: "bad" } },
+      code: "EIN0008",
+      outcome: "refused",
+    },
+    {
+      name: "429",
+      answer: { status: 429, body: { error: "RATE_LIMITED" }, headers: { "retry-after": "2" } },
+      code: "EIN0081",
+      outcome: "rate-limited",
+    },
+    {
+      name: "401",
+      answer: { status: 401, body: { error: "UNAUTHORIZED" } },
+      code: "EIN0050",
+      params: ["upstreamAuth"],
+      outcome: "auth-refused",
+    },
+    {
+      name: "500",
+      answer: { status: 500, body: { error: "INTERNAL" } },
+      code: "EIN0050",
+      outcome: "unavailable",
+    },
+    {
+      name: "a body that is not JSON",
+      answer: { status: 200, body: "<html>" },
+      code: "EIN0050",
+      outcome: "unavailable",
+    },
+  ];
+
+  for (const { name, answer, code, params, outcome } of refusals) {
+    test(`an aggregator answering ${name} gives ${code} as the OIF source would`, async () => {
+      standIn.answer = () => answer;
+      const before = await hub.metric("hub_quote_provider_calls_total", { provider: "ext", outcome });
+      const entry = assertRefusal((await hub.post("/v1/quote", crossChain())).answer, code);
+      assert.deepEqual(entry.error_params, params);
+      assert.equal(
+        await hub.metric("hub_quote_provider_calls_total", { provider: "ext", outcome }),
+        before + 1,
+      );
+    });
+  }
+
+  test("an aggregator slower than its timeout gives EIN0050", async () => {
+    standIn.delayMs = 1500;
+    const started = Date.now();
+    assertRefusal((await hub.post("/v1/quote", crossChain())).answer, "EIN0050");
+    assert.ok(Date.now() - started < 1400, "the round stops at the provider's 1 s timeout");
+  });
+});
+
+describe("providers configuration by kind", () => {
+  test("an entry without kind is an OIF aggregator, so existing configuration keeps working", () => {
+    const [provider] = parseProvidersConfig([{ id: "a", baseUrl: "http://x:1/agg/" }]);
+    assert.equal(provider!.kind, "oif-aggregator");
+    assert.deepEqual(provider!.kind === "oif-aggregator" && provider!.products, [
+      "oif-escrow-v0",
+      "oif-3009-v0",
+    ]);
+  });
+
+  test("an external aggregator takes id, baseUrl, enabled and the same timeouts, with the same defaults", () => {
+    const [provider] = parseProvidersConfig([
+      { id: "x", kind: "external-aggregator", baseUrl: "http://x:1/ext/" },
+    ]);
+    assert.deepEqual(provider, {
+      id: "x",
+      kind: "external-aggregator",
+      baseUrl: "http://x:1/ext",
+      headers: {},
+      timeoutMs: 5000,
+      connections: 16,
+      enabled: true,
+    });
+  });
+
+  test("the devnet's external aggregator is devnet-external at <devnetUrl>/external", () => {
+    const provider = devnetExternalProvider("http://127.0.0.1:4000/");
+    assert.equal(provider.id, "devnet-external");
+    assert.equal(provider.kind, "external-aggregator");
+    assert.equal(provider.baseUrl, "http://127.0.0.1:4000/external");
+  });
+
+  test("an unknown kind, a zero timeout and an id shared across kinds are refused", () => {
+    assert.throws(
+      () => parseProvidersConfig([{ id: "a", kind: "bridge", baseUrl: "http://x" }]),
+      /providers\.0\.kind/,
+    );
+    assert.throws(
+      () =>
+        parseProvidersConfig([{ id: "a", kind: "external-aggregator", baseUrl: "http://x", timeoutMs: 0 }]),
+      /providers\.0\.timeoutMs/,
+    );
+    assert.throws(
+      () =>
+        parseProvidersConfig([
+          { id: "a", baseUrl: "http://x" },
+          { id: "a", kind: "external-aggregator", baseUrl: "http://y" },
+        ]),
+      /provider ids must be unique/,
+    );
+  });
+});
