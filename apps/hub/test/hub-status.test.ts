@@ -1,0 +1,322 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { type HubOrderStatus, type OrderCreateAck, hubOrderId } from "@hub/contract";
+import { createMemoryCounters } from "@hub/counters";
+import { createTestDatabases, type TestDatabase } from "@hub/store";
+import { pino } from "pino";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { createHubStatusReader } from "../src/open-flow/create-hub-status-reader.js";
+import { createHubApp, type HubApp } from "../src/index.js";
+import {
+  acquireReconcilerLease,
+  type BridgeLog,
+  type ChainBlock,
+  writeIndexedRange,
+} from "../src/reconciler/index.js";
+import { assertRefusal, call, envelopeOf, GATEWAY_SECRET, manualClock, testCatalog } from "./hub-fixture.js";
+import { type SeededQuote, seedOpenFlowQuote } from "./open-flow-order-seed.js";
+import { seedAckedOrders } from "./order-status-seed.js";
+
+const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
+const SUBJECT = "user-1";
+const user = privateKeyToAccount(generatePrivateKey());
+const lease = { name: "reconciler", holder: "rec_hub_status_test" };
+const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
+
+let db: TestDatabase;
+const clock = manualClock();
+let hub: HubApp;
+let counter = 0;
+
+/** Each test its own organization and its own pair of chains, so watermarks never leak between tests. */
+function freshWorld() {
+  counter += 1;
+  const base = 900_000 + process.pid * 10 + counter * 2;
+  return {
+    org: `org_hs_${process.pid}_${counter}`,
+    source: { chainDomain: `eip155:${base}`, chainId: base },
+    destination: { chainDomain: `eip155:${base + 1}`, chainId: base + 1 },
+  };
+}
+
+type World = ReturnType<typeof freshWorld>;
+
+async function register(world: World, lane: "open-flow" | "solver-swap" = "open-flow") {
+  const seeded = await seedOpenFlowQuote(db.sql, {
+    organization: world.org,
+    subject: SUBJECT,
+    sourceAccount: user.address.toLowerCase() as `0x${string}`,
+    issuedAt: new Date(clock.now()),
+    lane,
+    source: world.source,
+    destination: world.destination,
+  });
+  const answer = await call(hub, "POST", "/v1/order", {
+    headers: { "x-service-org": world.org, "x-service-subject": SUBJECT },
+    json: {
+      quoteId: seeded.quoteId,
+      artifactHash: seeded.template.signableHash,
+      signature: await user.signMessage({ message: seeded.template.signIntent ?? "" }),
+      signer: user.address,
+      scheme: "eip191",
+    },
+  });
+  const envelope = envelopeOf(answer);
+  assert.equal(envelope.success, true, answer.body.toString());
+  return { seeded, ack: envelope.data as OrderCreateAck };
+}
+
+function readStatus(orderId: string, org: string, subject?: string) {
+  return call(hub, "GET", `/v1/status/${orderId}`, {
+    headers: { "x-service-org": org, ...(subject ? { "x-service-subject": subject } : {}) },
+  });
+}
+
+async function statusOf(orderId: string, org: string, subject?: string): Promise<HubOrderStatus> {
+  const answer = await readStatus(orderId, org, subject);
+  const envelope = envelopeOf(answer);
+  assert.equal(envelope.success, true, answer.body.toString());
+  return envelope.data as HubOrderStatus;
+}
+
+function block(number: number): ChainBlock {
+  return { number, hash: hash(number), timestamp: 1_800_000_000 + number * 2 };
+}
+
+function depositLog(seeded: SeededQuote, blockNumber: number, overrides: Partial<BridgeLog> = {}): BridgeLog {
+  const deposit = seeded.template.deposit;
+  assert.ok(deposit);
+  return {
+    kind: "bridge-deposited",
+    blockNumber,
+    blockHash: hash(blockNumber),
+    txHash: hash(0xd00000 + blockNumber),
+    logIndex: 0,
+    bridge: deposit.bridge,
+    depositId: hash(0xde0000 + blockNumber),
+    depositor: user.address.toLowerCase(),
+    token: deposit.token,
+    amount: deposit.amount,
+    destinationChainId: String(deposit.destinationChainId),
+    recipient: deposit.recipient,
+    ref: deposit.ref,
+    ...overrides,
+  } as BridgeLog;
+}
+
+function releaseLog(depositId: string, blockNumber: number): BridgeLog {
+  return {
+    kind: "bridge-released",
+    blockNumber,
+    blockHash: hash(blockNumber),
+    txHash: hash(0xe00000 + blockNumber),
+    logIndex: 1,
+    bridge: "0x00000000000000000000000000000000000000b2",
+    depositId,
+    token: "0x00000000000000000000000000000000000000aa",
+    recipient: "0x00000000000000000000000000000000000000bb",
+    amount: "990000",
+  };
+}
+
+/** Commits one range of a chain the way the reconciler does (watermark, facts, observation mark). */
+async function index(
+  chain: { chainDomain: string; chainId: number },
+  from: number | null,
+  to: number,
+  logs: BridgeLog[],
+) {
+  return writeIndexedRange(db.sql, {
+    chainDomain: chain.chainDomain,
+    chainId: chain.chainId,
+    expectedLastBlock: from,
+    toBlock: block(to),
+    logs,
+    blockTimestamps: new Map([...logs.map((log) => log.blockNumber), to].map((n) => [n, block(n).timestamp])),
+    observedAt: new Date(clock.now()),
+    lease,
+  });
+}
+
+before(async () => {
+  db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
+  assert.ok(await acquireReconcilerLease(db.sql, { ...lease, ttlMs: 3_600_000 }));
+  hub = createHubApp({
+    config: { gatewayCredential: GATEWAY_SECRET },
+    catalog: testCatalog(),
+    counters: createMemoryCounters({}, { clock: clock.now }),
+    logger: pino({ level: "silent" }),
+    clock,
+    replicaId: "r1",
+    sql: db.sql,
+    providers: [{ id: "ext", kind: "external-aggregator", baseUrl: "http://127.0.0.1:9" }],
+  });
+});
+
+after(async () => {
+  await hub.close();
+  await db.dispose();
+  await databases.dispose();
+});
+
+describe("GET /status/{orderId} (hub status view of an open-flow registration)", () => {
+  test("walks registered → deposited (ref and terms on the source chain) → released (deposit id on the destination), final", async () => {
+    const world = freshWorld();
+    const { seeded, ack } = await register(world);
+    const registered = await statusOf(ack.orderId, world.org);
+    assert.deepEqual(registered, {
+      orderId: ack.orderId,
+      quoteId: seeded.quoteId,
+      lane: "open-flow",
+      state: "registered",
+      final: false,
+      watermarks: [],
+      createdAt: ack.createdAt,
+      updatedAt: ack.createdAt,
+    });
+
+    clock.advance(1000);
+    const deposit = depositLog(seeded, 12);
+    assert.equal(await index(world.source, null, 15, [deposit]), 1);
+    assert.equal((await statusOf(ack.orderId, world.org)).state, "registered", "served from the 2 s cache");
+    clock.advance(1000);
+    const deposited = await statusOf(ack.orderId, world.org);
+    assert.equal(deposited.state, "deposited");
+    assert.equal(deposited.final, false);
+    assert.equal(deposited.depositId, deposit.depositId);
+    assert.deepEqual(deposited.sourceTx, {
+      chainDomain: world.source.chainDomain,
+      txHash: deposit.txHash,
+      blockNumber: 12,
+      blockHash: hash(12),
+      logIndex: 0,
+      at: new Date(block(12).timestamp * 1000).toISOString(),
+      amount: "1000000",
+    });
+    assert.equal(deposited.updatedAt, new Date(clock.now() - 1000).toISOString());
+    assert.deepEqual(deposited.watermarks, [
+      {
+        chainDomain: world.source.chainDomain,
+        blockNumber: 15,
+        observedAt: new Date(clock.now() - 1000).toISOString(),
+      },
+    ]);
+
+    assert.equal(await index(world.destination, null, 40, [releaseLog(deposit.depositId, 33)]), 1);
+    clock.advance(2000);
+    const released = await statusOf(ack.orderId, world.org);
+    assert.equal(released.state, "released");
+    assert.equal(released.final, true);
+    assert.equal(released.destinationTx?.txHash, hash(0xe00000 + 33));
+    assert.equal(released.destinationTx?.amount, "990000");
+    assert.equal(released.destinationTx?.chainDomain, world.destination.chainDomain);
+    assert.deepEqual(
+      released.watermarks.map((w) => [w.chainDomain, w.blockNumber]),
+      [
+        [world.source.chainDomain, 15],
+        [world.destination.chainDomain, 40],
+      ],
+    );
+  });
+
+  test("watermarks move only when a range records a new observation; a quiet range and a re-indexed log leave them", async () => {
+    const world = freshWorld();
+    const { seeded, ack } = await register(world);
+    const deposit = depositLog(seeded, 3);
+    assert.equal(await index(world.source, null, 5, [deposit]), 1);
+    assert.equal(await index(world.source, 5, 50, []), 0, "a quiet range");
+    clock.advance(2000);
+    const quiet = await statusOf(ack.orderId, world.org);
+    assert.deepEqual(
+      quiet.watermarks.map((w) => w.blockNumber),
+      [5],
+      "the chain was indexed to 50, the view's watermark stays at 5",
+    );
+    await db.sql.query("UPDATE chain_watermarks SET last_block = 2 WHERE chain_domain = $1", [
+      world.source.chainDomain,
+    ]);
+    assert.equal(await index(world.source, 2, 60, [deposit]), 0, "re-indexing the same log writes nothing");
+    const [rows] = await db.sql.query<{ n: string }>(
+      "SELECT count(*)::text AS n FROM bridge_deposits WHERE chain_domain = $1",
+      [world.source.chainDomain],
+    );
+    assert.equal(rows?.n, "1");
+    clock.advance(2000);
+    assert.deepEqual(
+      (await statusOf(ack.orderId, world.org)).watermarks.map((w) => w.blockNumber),
+      [5],
+    );
+  });
+
+  test("a deposit that carries the ref with other terms, or sits on another chain, is not the order's", async () => {
+    const world = freshWorld();
+    const { seeded, ack } = await register(world);
+    await index(world.source, null, 10, [
+      depositLog(seeded, 4, { amount: "999999" } as Partial<BridgeLog>),
+      depositLog(seeded, 5, {
+        recipient: "0x00000000000000000000000000000000000000cc",
+      } as Partial<BridgeLog>),
+      depositLog(seeded, 6, { bridge: "0x00000000000000000000000000000000000000b9" } as Partial<BridgeLog>),
+    ]);
+    await index(world.destination, null, 10, [depositLog(seeded, 7)]);
+    clock.advance(2000);
+    assert.equal((await statusOf(ack.orderId, world.org)).state, "registered");
+  });
+
+  test("a solver-swap registration is recorded and final, with no watermark", async () => {
+    const world = freshWorld();
+    const { seeded, ack } = await register(world, "solver-swap");
+    assert.deepEqual(await statusOf(ack.orderId, world.org), {
+      orderId: ack.orderId,
+      quoteId: seeded.quoteId,
+      lane: "solver-swap",
+      state: "recorded",
+      final: true,
+      watermarks: [],
+      createdAt: ack.createdAt,
+      updatedAt: ack.createdAt,
+    });
+  });
+
+  test("scoped by organization, not subject: any subject of the organization reads it; another organization, an unknown id and an openFor order are EIN0009", async () => {
+    const world = freshWorld();
+    const { ack } = await register(world);
+    assert.equal((await statusOf(ack.orderId, world.org, "someone-else")).orderId, ack.orderId);
+    assertRefusal(await readStatus(ack.orderId, "org_other"), "EIN0009");
+    assertRefusal(await readStatus(hubOrderId("q_r1_nosuchquote"), world.org), "EIN0009");
+    const [openFor] = await seedAckedOrders(
+      db.sql,
+      [
+        {
+          quoteId: `q_r1_hsopenfor${counter}`,
+          organization: world.org,
+          subject: SUBJECT,
+          submittedAt: new Date(clock.now()),
+        },
+      ],
+      {
+        providerId: "ext",
+        asset: "eip155:31337/erc20:0x00000000000000000000000000000000000000aa",
+        amount: "1",
+      },
+    );
+    assert.ok(openFor);
+    assertRefusal(await readStatus(openFor.hubOrderId, world.org), "EIN0009");
+  });
+
+  test("10 concurrent readers of one order cost one database read per 2 s", async () => {
+    const world = freshWorld();
+    const { ack } = await register(world);
+    const reader = createHubStatusReader({ sql: db.sql, clock, cacheMs: 2000, capacity: 100 });
+    const first = await Promise.all(Array.from({ length: 10 }, () => reader.read(ack.orderId, world.org)));
+    assert.equal(reader.databaseReads, 1);
+    for (const status of first) assert.deepEqual(status, first[0]);
+    clock.advance(1999);
+    await Promise.all(Array.from({ length: 10 }, () => reader.read(ack.orderId, world.org)));
+    assert.equal(reader.databaseReads, 1);
+    clock.advance(1);
+    await Promise.all(Array.from({ length: 10 }, () => reader.read(ack.orderId, world.org)));
+    assert.equal(reader.databaseReads, 2);
+    await assert.rejects(reader.read(ack.orderId, "org_other"), { code: "EIN0009" });
+  });
+});
