@@ -168,12 +168,15 @@ test("on the npm start stack a wallet's EIP-3009 order goes from quote to a SETT
       quoteId: string;
       onchainOrderId: string;
       signPayload: { payload: Parameters<typeof wallet.signTypedData>[0] };
-    }>("POST", "/quote", {
+    }>("POST", "/quote/prepare", {
       sourceAsset: usdc(origin),
       destinationAsset: usdc(destination),
       amount: "1500000",
       recipient: wallet.address,
       sourceAccount: wallet.address,
+      // The default stack also quotes the external aggregator, whose bridge may offer more: choose the OIF solver.
+      preparationId: "hub-start-eip3009",
+      provider: "devnet.alpha",
     });
     assert.equal(quote.success, true, JSON.stringify(quote));
     assert.equal(quote.data.lane, "aggregator-gasless");
