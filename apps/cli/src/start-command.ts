@@ -129,6 +129,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
               rpcUrl,
               inputSettlers: [chain.inputSettlers.escrow],
               outputSettler: chain.outputSettler,
+              ...(chain.bridge ? { bridges: [chain.bridge] } : {}),
               startBlock: 0,
             },
           ];
