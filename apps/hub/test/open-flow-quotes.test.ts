@@ -184,6 +184,7 @@ describe("open-flow quotes from an external aggregator (stand-in)", () => {
     standIn.answer = (request) => ok(bridgeAnswer(request));
     second.answer = (request) => ok(bridgeAnswer(request));
     standIn.delayMs = 0;
+    second.delayMs = 0;
   });
 
   after(async () => {
@@ -540,6 +541,21 @@ describe("open-flow quotes from an external aggregator (stand-in)", () => {
         ["ext2.stand-in-bridge", "open-flow", "999500"],
         ["ext.stand-in-bridge", "open-flow", "999000"],
       ],
+    );
+  });
+
+  test("an answer that runs short of validity while another aggregator is still answering is dropped at the round's end", async () => {
+    standIn.answer = (request) => ok({ ...bridgeAnswer(request, 6000), amountOut: "999900" });
+    second.delayMs = 1500;
+    const before = await pair.metric("hub_quote_vetting_rejections_total", {
+      provider: "ext",
+      reason: "expired",
+    });
+    const winner = quoteWinnerSchema.parse(dataOf(await pair.post("/v1/quote", crossChain())));
+    assert.equal(winner.provider, "ext2.stand-in-bridge", "the better offer had under 5 s left at the end");
+    assert.equal(
+      await pair.metric("hub_quote_vetting_rejections_total", { provider: "ext", reason: "expired" }),
+      before + 1,
     );
   });
 

@@ -64,6 +64,9 @@ export interface QuoteServiceDeps {
   chainReadTimeoutMs?: number;
 }
 
+/** The least validity a winner must have left when it is disclosed, so the user can still act on it. */
+const MIN_SIGNING_WINDOW_MS = 5000;
+
 const PROVIDER_OFFER_ID = /^([A-Za-z0-9_-]{1,32})\.([A-Za-z0-9._-]{1,31})$/;
 
 function noProvider(): HubError {
@@ -114,7 +117,24 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
     const inScope = sources.filter((source) => source.serves(scope));
     if (inScope.length === 0) throw noProvider();
     const settled = await Promise.allSettled(inScope.map((source) => source.run(route, scope, signal)));
-    const candidates = settled.flatMap((result) => (result.status === "fulfilled" ? result.value : []));
+    // A candidate vetted early may have run out of time while another source was still answering.
+    const endMs = clock.now();
+    const candidates = settled
+      .flatMap((result) => (result.status === "fulfilled" ? result.value : []))
+      .filter((candidate) => {
+        if (candidate.validUntilMs - endMs >= MIN_SIGNING_WINDOW_MS) return true;
+        deps.metrics.vettingRejected(candidate.providerId, "expired");
+        deps.logger.warn(
+          {
+            provider: candidate.providerId,
+            solverId: candidate.solverId,
+            lane: candidate.lane,
+            reason: "expired",
+          },
+          "quote discarded: too little validity left when every source had answered",
+        );
+        return false;
+      });
     if (candidates.length > 0) return candidates.sort((a, b) => compareQuotes(a, b, route.swapType));
     signal?.throwIfAborted();
     const refusals = settled.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
