@@ -278,7 +278,7 @@ describe("GET /status/{orderId} (hub status view of an open-flow registration)",
     });
   });
 
-  test("scoped by organization, not subject: any subject of the organization reads it; another organization, an unknown id and an openFor order are EIN0009", async () => {
+  test("scoped by organization, not subject: any subject of the organization reads it; another organization, an unknown id and an openFor order are EIN0009 (and the upstream view of an open-flow order too)", async () => {
     const world = freshWorld();
     const { ack } = await register(world);
     assert.equal((await statusOf(ack.orderId, world.org, "someone-else")).orderId, ack.orderId);
@@ -302,6 +302,10 @@ describe("GET /status/{orderId} (hub status view of an open-flow registration)",
     );
     assert.ok(openFor);
     assertRefusal(await readStatus(openFor.hubOrderId, world.org), "EIN0009");
+    const upstreamView = await call(hub, "GET", `/v1/order/${ack.orderId}/status`, {
+      headers: { "x-service-org": world.org, "x-service-subject": SUBJECT },
+    });
+    assertRefusal(upstreamView, "EIN0009");
   });
 
   test("10 concurrent readers of one order cost one database read per 2 s", async () => {
