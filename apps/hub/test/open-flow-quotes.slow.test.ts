@@ -12,7 +12,11 @@ import { type ChainClients, createChainClients } from "@hub/devnet-app";
 import { type Hex, decodeFunctionData, encodeFunctionData, erc20Abi, verifyMessage } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { OpenFlowTemplate } from "../src/quotes/open-flow-template.js";
-import { devnetExternalProvider, devnetProvider } from "../src/upstream/index.js";
+import {
+  createExternalAggregatorClient,
+  devnetExternalProvider,
+  devnetProvider,
+} from "../src/upstream/index.js";
 import { assertRefusal } from "./hub-fixture.js";
 import { type ExternalStandIn, startExternalStandIn } from "./open-flow-quotes-stand-in.js";
 import { type QuoteHub, dataOf, disposeQuoteDatabases, startQuoteHub } from "./quote-hub.js";
@@ -154,6 +158,30 @@ describe("open-flow quotes against the devnet's external aggregator", () => {
     assert.equal(deposited.args.amount.toString(), template.deposit!.amount);
     assert.equal(Number(deposited.args.destinationChainId), template.deposit!.destinationChainId);
     assert.equal(deposited.args.depositor.toLowerCase(), user.address.toLowerCase());
+  });
+
+  test("the external client reads an issued quote back by its id, and an unknown id is not-found", async () => {
+    const client = createExternalAggregatorClient(devnetExternalProvider(devnet.url));
+    try {
+      const winner = quoteWinnerSchema.parse(dataOf(await alone.post("/v1/quote", body())));
+      const template = await templateOf(alone, winner.quoteId);
+      const found = await client.getQuote(template.upstreamQuoteId);
+      assert.equal(found.kind, "found");
+      assert.deepEqual(found.kind === "found" && found.quote, template.quoteResponse);
+      assert.deepEqual(await client.getQuote("xq_unknown"), { kind: "not-found" });
+      const aborted = await client.quote(
+        {
+          sourceAsset: body().sourceAsset,
+          destinationAsset: body().destinationAsset,
+          amount: "1",
+          recipient: user.address,
+        },
+        AbortSignal.abort(),
+      );
+      assert.equal(aborted.kind === "unavailable" && aborted.reason, "aborted");
+    } finally {
+      await client.close();
+    }
   });
 
   test("without sourceAccount the open-flow winner carries no signIntent", async () => {
