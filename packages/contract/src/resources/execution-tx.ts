@@ -38,7 +38,7 @@ export const executionTxSchema = z
   .meta({
     id: "ExecutionTx",
     description:
-      "Transactions the user or wallet sends itself (the service never sends any): approvals first, then steps in order. oif-wrap-native: no approval and one `wrapAndOpen(order)` step to the catalog's userProxy whose value is the amount in wei (input.amount). oif-swap-token: one approval of swapInput.amountMax of the source token to the userProxy, then one `swapAndOpenV2(token, amountMax, order)` step to it with value `0`. On both, the order's user is the paying account and the step opens the disclosed onchainOrderId; then POST /order/openfor without signature, before expiresAt.",
+      "Transactions the user or wallet sends itself (the service never sends any): approvals first, then steps in order. oif-wrap-native: no approval and one `wrapAndOpen(order)` step to the catalog's userProxy whose value is the amount in wei (input.amount). oif-swap-token: one approval of swapInput.amountMax of the source token to the userProxy, then one `swapAndOpenV2(token, amountMax, order)` step to it with value `0`. On both, the order's user is the paying account and the step opens the disclosed onchainOrderId; then POST /order/openfor without signature, before expiresAt. open-flow: the external aggregator's transactions exactly as it sent them, chainId the source chain's domain string: one approval of input.amount of the source token to the chain's bridge (the catalog's `bridge`), then one `deposit(token, amount, destinationChainId, recipient, ref)` step to it with value `0`; send them from sourceAccount, then personal_sign signIntent and POST /order.",
   });
 
 /** executionTx as the wire carries it. */
