@@ -40,7 +40,7 @@ describe("per-organization buckets (spec Limits)", () => {
     assertRefusal(await quote(hub), "EIN0080");
     for (let i = 0; i < 10; i++) {
       assertRefusal(await openFor(hub), "EIN0001", "quoteId");
-      assertRefusal(await createOrder(hub), "EIN0010");
+      assertRefusal(await createOrder(hub), "EIN0010", "quoteId");
     }
     assertRefusal(await openFor(hub), "EIN0080");
     assertRefusal(await createOrder(hub), "EIN0080");
