@@ -14,7 +14,14 @@ import {
 } from "@hub/contract";
 import { erc20Abi, type Hex, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { dataOf, disposeLaneDatabases, type LaneStack, refusalOf, startLaneStack } from "./lane-stack.js";
+import {
+  dataOf,
+  disposeLaneDatabases,
+  type LaneAnswer,
+  type LaneStack,
+  refusalOf,
+  startLaneStack,
+} from "./lane-stack.js";
 import { type LaneWallet, laneWallet } from "./lane-wallet.js";
 
 /** Past the 30 s quote lifetime, well inside the 20-minute proxy-lane hold. */
@@ -98,6 +105,11 @@ describe("refusals of the submission routes, through the gateway on the devnet",
     assert.equal(winner.signPayload, undefined, "discloses no signPayload");
     assert.equal(winner.executionTx, undefined, "discloses no executionTx");
     return winner;
+  }
+
+  function assertRefused(answer: LaneAnswer, code: string, reference: string): void {
+    const refusal = refusalOf(answer);
+    assert.deepEqual([refusal.code, refusal.reference], [code, reference], answer.text);
   }
 
   /** A complete signature set: signer's personal_sign of the winner's signIntent (or of `message`). */
@@ -204,7 +216,7 @@ describe("refusals of the submission routes, through the gateway on the devnet",
           artifactHash: `0x${"ab".repeat(32)}`,
         }),
       );
-      assert.equal(refusal.code, "EIN0010");
+      assert.deepEqual([refusal.code, refusal.reference], ["EIN0010", "quoteId"]);
     });
 
     test("an OIF-lane quote is EIN0007 at re-approval, before any signature check", async () => {
@@ -222,7 +234,7 @@ describe("refusals of the submission routes, through the gateway on the devnet",
         },
       ]) {
         const refusal = refusalOf(await payer.createOrder(body));
-        assert.equal(refusal.code, "EIN0007", JSON.stringify(body));
+        assert.deepEqual([refusal.code, refusal.reference], ["EIN0007", "quoteId"], JSON.stringify(body));
       }
     });
 
@@ -234,7 +246,7 @@ describe("refusals of the submission routes, through the gateway on the devnet",
         { quoteId: winner.quoteId, artifactHash: winner.disclosure.signableHash, signature: "0x12" },
       ]) {
         const refusal = refusalOf(await payer.createOrder(body));
-        assert.equal(refusal.code, "EIN0007", JSON.stringify(body));
+        assert.deepEqual([refusal.code, refusal.reference], ["EIN0007", "quoteId"], JSON.stringify(body));
       }
     });
 
@@ -253,7 +265,7 @@ describe("refusals of the submission routes, through the gateway on the devnet",
       const payer = wallet(5);
       const winner = await openFlow(payer);
       const body = await signed(payer, winner, { artifactHash: `0x${"cd".repeat(32)}` });
-      assert.equal(refusalOf(await payer.createOrder(body)).code, "EIN0010");
+      assertRefused(await payer.createOrder(body), "EIN0010", "artifactHash");
     });
 
     test("a partial signature set is EIN0010", async () => {
@@ -261,9 +273,8 @@ describe("refusals of the submission routes, through the gateway on the devnet",
       const winner = await openFlow(payer);
       const { scheme: _scheme, ...withoutScheme } = await signed(payer, winner);
       const { signer: _signer, ...withoutSigner } = await signed(payer, winner);
-      for (const body of [withoutScheme, withoutSigner]) {
-        assert.equal(refusalOf(await payer.createOrder(body)).code, "EIN0010", JSON.stringify(body));
-      }
+      assertRefused(await payer.createOrder(withoutScheme), "EIN0010", "scheme");
+      assertRefused(await payer.createOrder(withoutSigner), "EIN0010", "signer");
     });
 
     test("an unsigned registration without the deployment flag is EIN0010", async () => {
@@ -272,21 +283,21 @@ describe("refusals of the submission routes, through the gateway on the devnet",
       const refusal = refusalOf(
         await payer.createOrder({ quoteId: winner.quoteId, artifactHash: winner.disclosure.signableHash }),
       );
-      assert.equal(refusal.code, "EIN0010");
+      assert.deepEqual([refusal.code, refusal.reference], ["EIN0010", "signature"]);
     });
 
     test("a scheme other than eip191 is EIN0010", async () => {
       const payer = wallet(5);
       const winner = await openFlow(payer);
       const body = await signed(payer, winner, { scheme: "eip712" });
-      assert.equal(refusalOf(await payer.createOrder(body)).code, "EIN0010");
+      assertRefused(await payer.createOrder(body), "EIN0010", "scheme");
     });
 
     test("a signer other than the quote's sourceAccount is EIN0010, even with its own valid signature", async () => {
       const payer = wallet(5);
       const other = wallet(6);
       const winner = await openFlow(payer);
-      assert.equal(refusalOf(await payer.createOrder(await signed(other, winner))).code, "EIN0010");
+      assertRefused(await payer.createOrder(await signed(other, winner)), "EIN0010", "signer");
     });
 
     test("a signature that is not the sourceAccount's personal_sign of signIntent is EIN0010", async () => {
@@ -294,9 +305,9 @@ describe("refusals of the submission routes, through the gateway on the devnet",
       const other = wallet(6);
       const winner = await openFlow(payer);
       const forged = await signed(other, winner, { signer: payer.address });
-      assert.equal(refusalOf(await payer.createOrder(forged)).code, "EIN0010");
+      assertRefused(await payer.createOrder(forged), "EIN0010", "signature");
       const garbled = await signed(payer, winner, { signature: `0x${"11".repeat(65)}` });
-      assert.equal(refusalOf(await payer.createOrder(garbled)).code, "EIN0010");
+      assertRefused(await payer.createOrder(garbled), "EIN0010", "signature");
     });
 
     test("a quote requested without sourceAccount has no signIntent, and a signed registration of it is EIN0006", async () => {
@@ -315,7 +326,7 @@ describe("refusals of the submission routes, through the gateway on the devnet",
           scheme: "eip191",
         }),
       );
-      assert.equal(refusal.code, "EIN0006");
+      assert.deepEqual([refusal.code, refusal.reference], ["EIN0006", "signer"]);
     });
 
     test("a repeat after expiresAt with other signature fields answers the first ack", async (t) => {
@@ -350,6 +361,8 @@ describe("refusals of the submission routes, through the gateway on the devnet",
         quoteId: winner.quoteId,
         createdAt: openForAck.submittedAt,
       });
+      const status = refusalOf(await stack.api("GET", `/v1/status/${ack.orderId}`));
+      assert.equal(status.code, "EIN0009", "an openFor order is followed by GET /order/{orderId}/status");
     });
 
     test("a solver-swap winner is recorded and moves no funds: balances unchanged, GET /status shows it recorded", async () => {
