@@ -181,7 +181,10 @@ const validRows: Array<[string, z.ZodType, unknown]> = [
     {
       orderId: "o",
       quoteId: "q",
+      lane: "open-flow",
       state: "released",
+      final: true,
+      depositId: H32,
       sourceTx: event,
       destinationTx: { ...event, amount: "9" },
       watermarks: [watermark],
@@ -323,7 +326,16 @@ const invalidRows: Array<[string, z.ZodType, unknown]> = [
   [
     "a hub status state outside its list",
     hubOrderStatusSchema,
-    { orderId: "o", quoteId: "q", state: "done", watermarks: [], createdAt: AT, updatedAt: AT },
+    {
+      orderId: "o",
+      quoteId: "q",
+      lane: "open-flow",
+      state: "done",
+      final: true,
+      watermarks: [],
+      createdAt: AT,
+      updatedAt: AT,
+    },
   ],
   [
     "a raw order with a numeric field",
