@@ -301,7 +301,8 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
       const now = clock.now();
       if (now >= quote.expiresAt.getTime()) {
         throw new HubError("EIN0005", {
-          message: "Quote expired: a first registration is refused at or after expiresAt.",
+          message:
+            "Quote expired: a first registration is refused at or after expiresAt. A transaction already sent completes on chain unregistered; do not re-quote for it.",
         });
       }
       const providerState = deps.providerState?.(quote.providerId) ?? "unconfigured";
