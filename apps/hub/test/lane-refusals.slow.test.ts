@@ -11,6 +11,7 @@ import {
   orderCreateAckSchema,
   preparedQuoteSchema,
   type QuoteWinner,
+  type UpstreamOrderStatus,
 } from "@hub/contract";
 import { erc20Abi, type Hex, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -167,7 +168,7 @@ describe("refusals of the submission routes, through the gateway on the devnet",
       assert.deepEqual(listed.orders, []);
     });
 
-    test("a proxy-lane registration without a deposit is acked all the same", async () => {
+    test("a proxy-lane registration without a deposit is acked all the same, and the order completes once the wallet sends the step", async () => {
       const payer = wallet(2);
       const winner = await wrapNative(payer);
       const escrowStatus = await stack.chains.get(stack.origin.chainId).publicClient.readContract({
@@ -189,7 +190,14 @@ describe("refusals of the submission routes, through the gateway on the devnet",
       assert.equal(ack.orderId, winner.onchainOrderId);
       assert.equal(ack.hubOrderId, hubOrderId(winner.quoteId));
       assert.equal(ack.state, "created");
+
+      await payer.send(winner.executionTx!, "integer");
+      const status = await payer.follow<UpstreamOrderStatus>(`/v1/order/${ack.hubOrderId}/status`, (read) =>
+        ["finalized", "failed", "refunded"].includes(read.state),
+      );
+      assert.equal(status.state, "finalized", JSON.stringify(status));
     });
+
     for (const to of ["TKN", "USDC"] as const) {
       test(`a same-chain ${to === "TKN" ? "solver-swap" : "transfer"} winner is EIN0001 pointing to POST /order`, async () => {
         const payer = wallet(3);
