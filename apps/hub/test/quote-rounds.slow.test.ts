@@ -231,16 +231,35 @@ describe("quote rounds against the devnet through the hub", () => {
     assertRefusal(answer.answer, "EIN0008");
   });
 
-  test("an unknown asset, an unknown chain, a native source and a malformed EVM recipient are EIN0008", async () => {
-    const unknownAsset = `${origin.chainDomain}/erc20:0x${"12".repeat(20)}`;
-    for (const request of [
-      body("USDC", { sourceAsset: unknownAsset }),
-      body("USDC", { destinationAsset: "eip155:999/erc20:0x0000000000000000000000000000000000000001" }),
-      body("USDC", { sourceAsset: origin.nativeKey }),
-      body("USDC", { recipient: "0x1234" }),
-    ]) {
-      assertRefusal((await main.post("/v1/quote", request)).answer, "EIN0008");
+  test("an unknown chain and a malformed EVM recipient are EIN0008 at resolution, naming the field", async () => {
+    const cases: Array<[Json, string]> = [
+      [
+        body("USDC", { destinationAsset: "eip155:999/erc20:0x0000000000000000000000000000000000000001" }),
+        "destinationAsset: eip155:999 is not a chain of the catalog",
+      ],
+      [body("USDC", { recipient: "0x1234" }), "recipient: not an EVM address"],
+    ];
+    for (const [request, reason] of cases) {
+      const { answer, envelope } = await main.post("/v1/quote", request);
+      assertRefusal(answer, "EIN0008");
+      assert.match(String(envelope.message), new RegExp(reason));
     }
+  });
+
+  test("an undeclared token takes the swap-token lane: a hub that reads no chain cannot price the router, EIN0008", async () => {
+    const unknownAsset = `${origin.chainDomain}/erc20:0x${"12".repeat(20)}`;
+    const { answer, envelope } = await main.post("/v1/quote", body("USDC", { sourceAsset: unknownAsset }));
+    assertRefusal(answer, "EIN0008");
+    assert.match(String(envelope.message), /does not read chain \d+, so it cannot price its swap router/);
+  });
+
+  test("a native source takes the wrap-native lane: no solver bridges the wrapped coin into USDC, EIN0008", async () => {
+    const { answer, envelope } = await main.post(
+      "/v1/quote",
+      body("USDC", { sourceAsset: origin.nativeKey }),
+    );
+    assertRefusal(answer, "EIN0008");
+    assert.match(String(envelope.message), /no provider offered a quote/);
   });
 
   test("without sourceAccount the recipient is the paying account, and it is disclosed", async () => {
