@@ -7,8 +7,10 @@ import {
 } from "@hub/contract";
 import type { SqlExecutor } from "@hub/store";
 import { findTransactionEvent } from "../onchain-views/find-transaction-event.js";
+import { loadBridgeTransfer } from "../onchain-views/load-bridge-transfer.js";
 import { type LoadedChainViews, loadChainViews } from "../onchain-views/load-chain-views.js";
 import { refundStep } from "../onchain-views/refund-step.js";
+import { wireBridgeFill } from "../onchain-views/wire-bridge-transfer.js";
 import { chainEventOf, watermarkOf, wireFills } from "../onchain-views/wire-chain-view.js";
 import { getWatermark } from "../reconciler/get-watermark.js";
 
@@ -22,9 +24,10 @@ export interface OnchainService {
 const noFacts: LoadedChainViews = { views: new Map(), watermarks: [] };
 
 /**
- * On-chain views, from the reconciler's chain facts only (never from upstream reports). Ids are looked
- * up exactly as sent: an uppercase or 0x-less id finds nothing. Without a database nothing was ever
- * indexed: every id is unknown and every chain domain has no watermark.
+ * On-chain views, from the reconciler's chain facts only (never from upstream reports): escrow orders by
+ * their on-chain id, open-flow bridge transfers by their depositId (looked up only when no escrow fact
+ * names the id). Ids are looked up exactly as sent: an uppercase or 0x-less id finds nothing. Without a
+ * database nothing was ever indexed: every id is unknown and every chain domain has no watermark.
  */
 export function createOnchainService(deps: { sql?: SqlExecutor } = {}): OnchainService {
   const { sql } = deps;
@@ -34,7 +37,11 @@ export function createOnchainService(deps: { sql?: SqlExecutor } = {}): OnchainS
     async getFill(orderId) {
       const { views, watermarks } = await load(orderId);
       const loaded = views.get(orderId);
-      if (!loaded) return { orderId, filled: false, settled: false, status: null, fills: [], watermarks: [] };
+      if (!loaded) {
+        const transfer = sql && (await loadBridgeTransfer(sql, orderId, watermarks));
+        if (transfer) return wireBridgeFill(transfer, watermarks);
+        return { orderId, filled: false, settled: false, status: null, fills: [], watermarks: [] };
+      }
       const { view } = loaded;
       const chainIds = new Set(view.order?.outputs.map((output) => output.chainId));
       if (view.order) chainIds.add(view.order.originChainId);
@@ -76,6 +83,14 @@ export function createOnchainService(deps: { sql?: SqlExecutor } = {}): OnchainS
       const { views, watermarks } = await load(orderId);
       const loaded = views.get(orderId);
       const open = loaded?.facts.open;
+      if (!loaded && sql) {
+        const transfer = await loadBridgeTransfer(sql, orderId, watermarks);
+        // chainDomain restricts the lookup to the source chain: the deposit's.
+        const sourceDomain = transfer?.deposit?.chainDomain;
+        if (transfer && (chainDomain === undefined || chainDomain === sourceDomain)) {
+          return { orderId, refundable: false, reason: "no-refund" };
+        }
+      }
       if (!loaded || !open || (chainDomain !== undefined && open.chainDomain !== chainDomain)) {
         return { orderId, refundable: false, reason: "unknown-order" };
       }

@@ -10,40 +10,60 @@ import {
   timestampSchema,
 } from "./wire-scalars.js";
 
-/** GET /onchain/{orderId}/fill: fill and settle facts of an on-chain order id. */
+/** GET /onchain/{orderId}/fill: fill and settle facts of an escrow order id or a bridge depositId. */
 export const onchainFillSchema = z
   .object({
-    orderId: z.string().describe("The on-chain order id as sent."),
-    filled: z.boolean().describe("Every output filled in time, or the escrow settled (which proves it)."),
-    settled: z.boolean().describe("The escrow settled (chain SETTLED): stop polling."),
-    status: chainStatusSchema.nullable().describe("null while nothing is observed."),
-    fills: z.array(chainFillSchema),
-    openTx: chainEventSchema.optional(),
-    settledTx: chainEventSchema.optional(),
+    orderId: z.string().describe("The on-chain order id (or bridge depositId) as sent."),
+    filled: z
+      .boolean()
+      .describe(
+        "Every output filled in time, or the escrow settled (which proves it); for a bridge transfer, the release observed.",
+      ),
+    settled: z
+      .boolean()
+      .describe(
+        "The escrow settled, or the bridge released (chain SETTLED): stop polling. A bridge has no step after the release.",
+      ),
+    status: chainStatusSchema
+      .nullable()
+      .describe(
+        "null while nothing is observed. A bridge transfer is OPEN after the deposit, SETTLED after the release.",
+      ),
+    fills: z
+      .array(chainFillSchema)
+      .describe(
+        "For a bridge transfer: the release, with its amount and recipient (bytes32, left-padded), solver the bridge contract that paid out (bytes32, left-padded), outputIndex 0 and inTime true once the deposit is observed (a bridge has no deadline).",
+      ),
+    openTx: chainEventSchema.optional().describe("The escrow Open, or the bridge deposit."),
+    settledTx: chainEventSchema.optional().describe("The escrow Finalised, or the bridge release."),
     refundedTx: chainEventSchema.optional(),
     watermarks: z.array(watermarkSchema).describe("How far each chain of the order has been read."),
   })
   .meta({
     id: "OnchainFill",
     description:
-      "Not scoped to an organization. An id nothing is known about (uppercase hex or a missing 0x included) reads like not filled yet: filled false, status null. Stop at settled.",
+      "Not scoped to an organization. Follows escrow orders and open-flow bridge transfers (by depositId). An id nothing is known about (uppercase hex or a missing 0x included) reads like not filled yet: filled false, status null. Stop at settled.",
   });
 
 /** OnchainFill as the wire carries it. */
 export type OnchainFill = z.output<typeof onchainFillSchema>;
 
-/** GET /onchain/tx/{chainDomain}/{txHash}/order: the order a transaction opened, filled, settled or refunded. */
+/** GET /onchain/tx/{chainDomain}/{txHash}/order: the order a transaction opened, filled, settled or refunded, or the bridge transfer it deposited or released. */
 export const onchainTxOrderSchema = z
   .object({
     chainDomain: chainDomainSchema,
     txHash: z.string().describe("As sent."),
     orderId: hex32Schema
       .nullable()
-      .describe("The on-chain order id; null when no indexed event of the transaction names one."),
+      .describe(
+        "The on-chain order id, or the bridge depositId for a deposit or release; null when no indexed event of the transaction names one.",
+      ),
     event: z
-      .enum(["open", "fill", "settle", "refund"])
+      .enum(["open", "fill", "settle", "refund", "deposit", "release"])
       .nullable()
-      .describe("What the transaction did to the order."),
+      .describe(
+        "What the transaction did to the order. Escrow orders: open, fill, settle, refund. Open-flow bridge transfers: deposit (the Bridge Deposited on the source chain), release (the Bridge Released on the destination chain); orderId is then the depositId, which GET /onchain/{orderId}/fill follows.",
+      ),
     watermark: watermarkSchema.describe(
       "How far this chain has been read: a null orderId for a transaction above it may still resolve later.",
     ),
@@ -73,9 +93,9 @@ export const onchainRefundSchema = z
     orderId: z.string(),
     refundable: z.boolean(),
     reason: z
-      .enum(["refundable", "unknown-order", "not-expired", "settled", "refunded"])
+      .enum(["refundable", "unknown-order", "not-expired", "settled", "refunded", "no-refund"])
       .describe(
-        "refundable: expired and unsettled, send step. unknown-order: no Open observed for this id. not-expired: wait until expiresAt. settled: the solver was paid; nothing to refund. refunded: already refunded (see refundedTx).",
+        "refundable: expired and unsettled, send step. unknown-order: no Open (nor bridge deposit or release) observed for this id. not-expired: wait until expiresAt. settled: the solver was paid; nothing to refund. refunded: already refunded (see refundedTx). no-refund: the id is an open-flow bridge transfer; the bridge has no refund path (an unreleased deposit is a matter for the bridge operator).",
       ),
     expiresAt: timestampSchema.optional().describe("When the escrow allows a refund (the order's expires)."),
     refundedTx: chainEventSchema.optional(),
