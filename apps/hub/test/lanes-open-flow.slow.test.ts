@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { type HubOrderStatus, hubOrderId, type OnchainTxOrder, orderCreateAckSchema } from "@hub/contract";
+import {
+  type HubOrderStatus,
+  hubOrderId,
+  type OnchainFill,
+  onchainFillSchema,
+  onchainTxOrderSchema,
+  orderCreateAckSchema,
+} from "@hub/contract";
 import { erc20Abi, type Hex } from "viem";
 import { dataOf, disposeLaneDatabases, type LaneStack, startLaneStack } from "./lane-stack.js";
 import { laneWallet, reportLaneTiming } from "./lane-wallet.js";
@@ -17,7 +24,7 @@ describe("the open flow end to end: a wallet through the gateway on the devnet",
     await disposeLaneDatabases();
   });
 
-  test("open flow: the wallet sends the approval and the bridge deposit on the chain-domain chain, personal_signs signIntent, registers with POST /order, and GET /status/{orderId} walks to released with the deposit and the payout the recipient received", async () => {
+  test("open flow: the wallet sends the approval and the bridge deposit on the chain-domain chain, personal_signs signIntent, registers with POST /order, GET /status/{orderId} walks to released with the deposit and the payout the recipient received, and the on-chain views follow the deposit tx to its depositId and the fill view to settled", async () => {
     const wallet = laneWallet(stack, stack.devnet.manifest.users[4]!, "lane-open-flow");
     const usdcIn = stack.origin.assets.find((a) => a.symbol === "USDC")!;
     const usdcOut = stack.destination.assets.find((a) => a.symbol === "USDC")!;
@@ -83,16 +90,42 @@ describe("the open flow end to end: a wallet through the gateway on the devnet",
     assert.equal(status.destinationTx?.amount, winner.output.amount);
     assert.equal((await balanceOut()) - before, BigInt(winner.output.amount), "the recipient got the output");
 
-    // The on-chain views name escrow orders; a bridge deposit has none, so the open flow is followed by GET /status.
-    const byTx = dataOf<OnchainTxOrder>(
-      await stack.api("GET", `/v1/onchain/tx/${deposit.chainDomain}/${deposit.hash}/order`),
+    // The on-chain views follow the same transfer by its depositId: the deposit tx names it, and the
+    // fill view ends settled at the release (the bridge has no later step).
+    const byTx = onchainTxOrderSchema.parse(
+      dataOf(await stack.api("GET", `/v1/onchain/tx/${deposit.chainDomain}/${deposit.hash}/order`)),
     );
     assert.equal(byTx.chainDomain, deposit.chainDomain);
-    assert.equal(byTx.orderId, null);
-    assert.equal(byTx.event, null);
+    assert.equal(byTx.orderId, status.depositId, "the deposit transaction names the bridge's deposit id");
+    assert.equal(byTx.event, "deposit");
     assert.ok(
       byTx.watermark.blockNumber >= status.sourceTx!.blockNumber,
       "the chain was read past the deposit",
     );
+    const fill = onchainFillSchema.parse(
+      await wallet.follow<OnchainFill>(`/v1/onchain/${byTx.orderId}/fill`, (read) => read.settled, 15_000),
+    );
+    assert.deepEqual([fill.status, fill.filled, fill.settled], ["SETTLED", true, true]);
+    assert.equal(fill.openTx?.txHash, deposit.hash);
+    assert.equal(fill.openTx?.chainDomain, stack.origin.chainDomain);
+    assert.equal(fill.fills.length, 1);
+    assert.equal(fill.fills[0]?.txHash, status.destinationTx?.txHash, "the release is the one fill");
+    assert.equal(fill.fills[0]?.chainDomain, stack.destination.chainDomain);
+    assert.equal(fill.fills[0]?.amount, winner.output.amount);
+    assert.equal(fill.fills[0]?.recipient, `0x${wallet.address.slice(2).padStart(64, "0")}`);
+    assert.equal(fill.settledTx?.txHash, status.destinationTx?.txHash);
+    assert.deepEqual(
+      fill.watermarks.map((w) => w.chainDomain).sort(),
+      [stack.origin.chainDomain, stack.destination.chainDomain].sort(),
+    );
+    const release = onchainTxOrderSchema.parse(
+      dataOf(
+        await stack.api(
+          "GET",
+          `/v1/onchain/tx/${stack.destination.chainDomain}/${status.destinationTx!.txHash}/order`,
+        ),
+      ),
+    );
+    assert.deepEqual([release.orderId, release.event], [status.depositId, "release"]);
   });
 });
