@@ -258,6 +258,29 @@ describe("refusals of the submission routes, through the gateway on the devnet",
       }
     });
 
+    test("a transfer winner (same token, same chain, from the external aggregator) is EIN0007 at re-approval: only open-flow winners are registered, a solver-swap only recorded", async () => {
+      const payer = wallet(4);
+      const winner = await sameChain(payer, "USDC");
+      for (const body of [
+        { quoteId: winner.quoteId, artifactHash: winner.disclosure.signableHash },
+        {
+          quoteId: winner.quoteId,
+          artifactHash: winner.disclosure.signableHash,
+          signature: await privateKeyToAccount(stack.devnet.manifest.users[4]!.privateKey).signMessage({
+            message: winner.disclosure.signableHash,
+          }),
+          signer: payer.address,
+          scheme: "eip191",
+        },
+      ]) {
+        const refusal = refusalOf(await payer.createOrder(body));
+        assert.deepEqual([refusal.code, refusal.reference], ["EIN0007", "quoteId"], JSON.stringify(body));
+        assert.match(refusal.message ?? "", /transfer winner/);
+      }
+      const status = refusalOf(await stack.api("GET", `/v1/status/${hubOrderId(winner.quoteId)}`));
+      assert.equal(status.code, "EIN0009", "nothing was registered");
+    });
+
     test("a first registration at or after expiresAt is EIN0005 (hub clock skewed past it)", async (t) => {
       const payer = wallet(5);
       const winner = await openFlow(payer);
