@@ -135,7 +135,13 @@ for (const { driver, skip } of databases.drivers) {
     test("organizations are listed page by page with a cursor", async () => {
       const fresh = await databases.open(driver);
       try {
-        const service = createAccessService({ store: createAccessStore(fresh.sql) });
+        // Listed by (created_at, id): a clock one second apart per call gives the creation order
+        // (two creations in the same millisecond are ordered by their random ids).
+        let tick = Date.parse("2026-01-01T00:00:00Z");
+        const service = createAccessService({
+          store: createAccessStore(fresh.sql),
+          now: () => new Date((tick += 1000)),
+        });
         const names = ["one", "two", "three"];
         for (const name of names) await service.createOrganization(name);
         const first = await service.listOrganizations({ limit: 2 });
