@@ -1,0 +1,232 @@
+// Open-flow benchmark: POST /v1/order first registrations and duplicates, then cached GET /v1/status/{orderId}
+// reads, all through the gateway (in-process hub transport) over loopback HTTP with keep-alive. The quotes
+// are seeded as stored external winners (no devnet) and signed over their signIntent by a viem local account
+// before the clock starts; the load runs in this process (undici), so every rate is a lower bound.
+// `npm run bench -- openflow`, or standalone: `node --import tsx bench/openflow.ts`.
+// PGlite by default; PostgreSQL when DATABASE_URL is set.
+import type { AddressInfo } from "node:net";
+import { cpus, loadavg } from "node:os";
+import { pathToFileURL } from "node:url";
+import { generateApiKey, hashApiKey, type OrderCreateAck } from "@hub/contract";
+import { createMemoryCounters } from "@hub/counters";
+import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
+import { createHubApp } from "@hub/hub-app";
+import { createTestDatabases } from "@hub/store";
+import { pino } from "pino";
+import { Pool } from "undici";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { seedOpenFlowQuote } from "../apps/hub/test/open-flow-order-seed.js";
+import { benchCatalog } from "./gateway-catalog.js";
+
+const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
+const ORG = "org_bench_openflow";
+const SUBJECT = "bench-user";
+const UNLIMITED = { ratePerSecond: 1e9, burst: 1e9 };
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+function ms(value: number): number {
+  return Number(value.toFixed(2));
+}
+
+/** Runs `items` through `worker` with `concurrency` callers; returns each call's latency (ms) and the wall time. */
+async function drive<T>(
+  items: T[],
+  concurrency: number,
+  worker: (item: T) => Promise<void>,
+): Promise<{ latencies: number[]; elapsedMs: number }> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const item = items[next++] as T;
+        const t0 = performance.now();
+        await worker(item);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const elapsedMs = performance.now() - started;
+  latencies.sort((a, b) => a - b);
+  return { latencies, elapsedMs };
+}
+
+function figures(run: { latencies: number[]; elapsedMs: number }, concurrency: number) {
+  return {
+    concurrency,
+    requests: run.latencies.length,
+    durationMs: Math.round(run.elapsedMs),
+    perSecond: Math.round((run.latencies.length / run.elapsedMs) * 1000),
+    p50Ms: ms(percentile(run.latencies, 50)),
+    p95Ms: ms(percentile(run.latencies, 95)),
+    p99Ms: ms(percentile(run.latencies, 99)),
+  };
+}
+
+/** Runs the whole benchmark and returns its figures. */
+export async function run(
+  options: { quotes?: number; concurrency?: number; connections?: number; durationMs?: number } = {},
+): Promise<object> {
+  const quotes = options.quotes ?? 500;
+  const concurrency = options.concurrency ?? 8;
+  const connections = options.connections ?? 32;
+  const durationMs = options.durationMs ?? 5_000;
+  const loadBefore = loadavg()[0];
+  const quiet = pino({ level: "silent" });
+  const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
+  const db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
+  const hub = createHubApp({
+    config: { gatewayCredential: HUB_SECRET, organizationBucket: UNLIMITED, perIpBucket: UNLIMITED },
+    catalog: benchCatalog(),
+    counters: createMemoryCounters(),
+    logger: quiet,
+    replicaId: "r1",
+    sql: db.sql,
+    providers: [{ id: "ext", kind: "external-aggregator", baseUrl: "http://127.0.0.1:9" }],
+  });
+  const key = generateApiKey();
+  const keyHash = hashApiKey(key);
+  const credentials = createCredentialResolver(
+    {},
+    {
+      store: {
+        async findKeyByHash(hash: string) {
+          return hash === keyHash
+            ? { keyId: "key_bench", orgId: ORG, expiresAt: null, revokedAt: null }
+            : undefined;
+        },
+        async findProjectByPublicId() {
+          return undefined;
+        },
+        async markKeysUsed() {},
+      },
+      logger: quiet,
+    },
+  );
+  const transport = createInProcessHubTransport(hub);
+  const gateway = createGatewayApp({
+    config: { hubCredential: HUB_SECRET, organizationPool: UNLIMITED },
+    credentials,
+    counters: createMemoryCounters(),
+    transport,
+    logger: pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false })),
+  });
+  await gateway.listen({ port: 0, host: "127.0.0.1" });
+  const url = `http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}`;
+  const pool = new Pool(url, { connections });
+  const headers = { "x-api-key": key, "x-service-subject": SUBJECT };
+
+  async function call(method: "GET" | "POST", path: string, body?: string): Promise<string> {
+    const response = await pool.request({
+      method,
+      path,
+      headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
+      body,
+    });
+    const text = await response.body.text();
+    if (response.statusCode !== 200 || !text.includes('"success":true')) {
+      throw new Error(`${method} ${path} failed: ${response.statusCode} ${text.slice(0, 300)}`);
+    }
+    return text;
+  }
+
+  try {
+    // Seed N quotes from one signer and sign each signIntent, all before any clock starts.
+    const user = privateKeyToAccount(generatePrivateKey());
+    const signer = user.address.toLowerCase() as `0x${string}`;
+    const seedStarted = Date.now();
+    const bodies: string[] = [];
+    for (let index = 0; index < quotes; index += 1) {
+      const seeded = await seedOpenFlowQuote(db.sql, {
+        organization: ORG,
+        subject: SUBJECT,
+        sourceAccount: signer,
+        issuedAt: new Date(),
+        // Long enough that no quote expires while the bench runs.
+        lifetimeMs: 600_000,
+      });
+      bodies.push(
+        JSON.stringify({
+          quoteId: seeded.quoteId,
+          artifactHash: seeded.template.signableHash,
+          signature: await user.signMessage({ message: seeded.template.signIntent ?? "" }),
+          signer,
+          scheme: "eip191",
+        }),
+      );
+    }
+    const seedMs = Date.now() - seedStarted;
+
+    // First registrations: every check, the signature's recovery and the writing transaction.
+    const orderIds: string[] = [];
+    const first = await drive(bodies, concurrency, async (body) => {
+      const ack = (JSON.parse(await call("POST", "/v1/order", body)) as { data: OrderCreateAck }).data;
+      orderIds.push(ack.orderId);
+    });
+    if (orderIds.length !== quotes) throw new Error(`registered ${orderIds.length} of ${quotes}`);
+
+    // Duplicates: the same bodies again, each answered with the existing order's ack.
+    const duplicate = await drive(bodies, concurrency, async (body) => {
+      await call("POST", "/v1/order", body);
+    });
+
+    // Status reads: one pass fills the cache, then `connections` callers read round-robin for durationMs.
+    const paths = orderIds.map((orderId) => `/v1/status/${orderId}`);
+    const warm = await drive(paths, connections, async (path) => {
+      await call("GET", path);
+    });
+    const latencies: number[] = [];
+    let next = 0;
+    const started = performance.now();
+    const deadline = started + durationMs;
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (performance.now() < deadline) {
+          const path = paths[next++ % paths.length] as string;
+          const t0 = performance.now();
+          await call("GET", path);
+          latencies.push(performance.now() - t0);
+        }
+      }),
+    );
+    const elapsedMs = performance.now() - started;
+    latencies.sort((a, b) => a - b);
+
+    return {
+      routes: "POST /v1/order and GET /v1/status/{orderId} through the gateway (in-process hub transport)",
+      machine: { cpus: cpus().length, loadAverage1mBefore: loadBefore, loadAverage1mAfter: loadavg()[0] },
+      database: db.driver,
+      quotes,
+      seedMs,
+      firstRegistrations: figures(first, concurrency),
+      duplicates: figures(duplicate, concurrency),
+      statusWarmUp: { connections, durationMs: Math.round(warm.elapsedMs) },
+      statusReads: {
+        connections,
+        durationMs: Math.round(elapsedMs),
+        requests: latencies.length,
+        readsPerSecond: Math.round((latencies.length / elapsedMs) * 1000),
+        p50Ms: ms(percentile(latencies, 50)),
+        p99Ms: ms(percentile(latencies, 99)),
+        note: "round-robin over the registered orders; a read within statusCacheMs of the last is a cache hit",
+      },
+    };
+  } finally {
+    await pool.close();
+    await gateway.close();
+    await credentials.close();
+    await transport.close();
+    await hub.close();
+    await db.dispose();
+    await databases.dispose();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(JSON.stringify(await run(), null, 2));
+  process.exit(0);
+}
