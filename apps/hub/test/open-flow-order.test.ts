@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type OrderCreateAck, hubOrderId } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
-import { createTestDatabases, type TestDatabase } from "@hub/store";
+import { createTestDatabases, type SqlClient, type TestDatabase } from "@hub/store";
 import { pino } from "pino";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createHubApp, type HubApp, type HubConfigInput } from "../src/index.js";
@@ -22,7 +22,7 @@ const hubs: HubApp[] = [];
 let hub: HubApp;
 let orgCounter = 0;
 
-function startHub(config: Partial<HubConfigInput> = {}): HubApp {
+function startHub(config: Partial<HubConfigInput> = {}, sql: SqlClient = db.sql): HubApp {
   const started = createHubApp({
     config: { gatewayCredential: GATEWAY_SECRET, ...config },
     catalog: testCatalog(),
@@ -30,7 +30,7 @@ function startHub(config: Partial<HubConfigInput> = {}): HubApp {
     logger: pino({ level: "silent" }),
     clock,
     replicaId: "r1",
-    sql: db.sql,
+    sql,
     providers: [
       { id: "ext", kind: "external-aggregator", baseUrl: "http://127.0.0.1:9" },
       { id: "ext-off", kind: "external-aggregator", baseUrl: "http://127.0.0.1:9", enabled: false },
@@ -156,6 +156,40 @@ describe("POST /order (open flow), the checks in the spec's order", () => {
       },
     ];
     for (const body of garbage) assert.deepEqual(await ackOf(await post(org, body)), first);
+    assert.deepEqual(await rowsOf(seeded.quoteId), { submissions: 1, registrations: 1 });
+  });
+
+  test("check 2: a repeat that raced the first registration answers its ack, not the refusal its earlier checks found", async () => {
+    const org = freshOrg();
+    const seeded = await quote(org);
+    // The repeat's look for an existing order is read before the first registration commits and
+    // handed back only after it has: the repeat then fails its own signature check.
+    let reached!: () => void;
+    let release!: () => void;
+    const lookedUp = new Promise<void>((resolve) => (reached = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let armed = true;
+    const heldSql: SqlClient = {
+      driver: db.sql.driver,
+      exec: (text) => db.sql.exec(text),
+      transaction: (fn) => db.sql.transaction(fn),
+      close: async () => {},
+      async query(text, params) {
+        const rows = await db.sql.query(text, params);
+        if (armed && /FROM submissions WHERE hub_order_id = \$1/.test(text)) {
+          armed = false;
+          reached();
+          await gate;
+        }
+        return rows as never;
+      },
+    };
+    const racing = startHub({}, heldSql);
+    const repeat = post(org, { quoteId: seeded.quoteId, artifactHash: seeded.template.signableHash }, racing);
+    await lookedUp;
+    const first = await ackOf(await post(org, await signed(seeded)));
+    release();
+    assert.deepEqual(await ackOf(await repeat), first, "the unsigned repeat is answered the order's ack");
     assert.deepEqual(await rowsOf(seeded.quoteId), { submissions: 1, registrations: 1 });
   });
 

@@ -221,6 +221,57 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
     });
   }
 
+  /** Checks 3 to 7 and the one insert of a first registration (a quote without an order yet). */
+  async function registerFirst(
+    request: OrderCreateRequest,
+    quote: QuoteForSubmission,
+    id: string,
+  ): Promise<OrderCreateAck> {
+    const now = clock.now();
+    if (now >= quote.expiresAt.getTime()) {
+      throw new HubError("EIN0005", {
+        message:
+          "Quote expired: a first registration is refused at or after expiresAt. A transaction already sent completes on chain unregistered; do not re-quote for it.",
+      });
+    }
+    const providerState = deps.providerState?.(quote.providerId) ?? "unconfigured";
+    if (providerState === "unconfigured" || !deps.registrations) {
+      throw new HubError("EIN0007", {
+        reference: "quoteId",
+        message: "The provider of this quote is no longer configured on this deployment.",
+      });
+    }
+    const template = reapproveOpenFlowQuote(quote, providerState);
+    if (request.artifactHash.toLowerCase() !== template.signableHash.toLowerCase()) {
+      throw new HubError("EIN0010", {
+        reference: "artifactHash",
+        message: "artifactHash is not the quote's disclosure.signableHash.",
+      });
+    }
+    const signature = await verifyOpenFlowSignature(template, request, {
+      unsignedAllowed: deps.unsignedOpenFlowRegistration ?? false,
+    });
+    const { created, ack } = await deps.registrations.register({
+      hubOrderId: id,
+      quote,
+      lane: template.lane,
+      requestFingerprint: fingerprint({
+        quoteId: request.quoteId,
+        artifactHash: request.artifactHash.toLowerCase(),
+        signature: signature ?? null,
+      }),
+      signature,
+      at: new Date(now),
+    });
+    if (created) {
+      logger.info(
+        { hubOrderId: id, quoteId: quote.quoteId, lane: template.lane, signed: signature !== undefined },
+        "open-flow order registered",
+      );
+    }
+    return ack;
+  }
+
   return {
     async submitOpenFor(request, caller, signal) {
       const owned = await ownQuote(request.quoteId, caller);
@@ -290,57 +341,26 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
       if (!owned) throw new HubError("EIN0010", { reference: "quoteId", message: "Unknown quote." });
       const { quote, store } = owned;
       const id = hubOrderId(quote.quoteId);
-      const existing = await store.find(id);
-      if (existing?.state === "acked" && existing.submittedAt !== undefined) {
+      const existingAck = async (): Promise<OrderCreateAck | undefined> => {
+        const existing = await store.find(id);
+        if (existing?.state !== "acked" || existing.submittedAt === undefined) return undefined;
         return {
           orderId: existing.hubOrderId,
           quoteId: existing.quoteId,
           createdAt: existing.submittedAt.toISOString(),
         };
+      };
+      const ack = await existingAck();
+      if (ack) return ack;
+      try {
+        return await registerFirst(request, quote, id);
+      } catch (error) {
+        // A repeat that raced the first registration ran its checks before that order committed;
+        // once the order exists every repeat is answered its ack, whatever it carries (rule 6).
+        const raced = error instanceof HubError ? await existingAck() : undefined;
+        if (raced) return raced;
+        throw error;
       }
-      const now = clock.now();
-      if (now >= quote.expiresAt.getTime()) {
-        throw new HubError("EIN0005", {
-          message:
-            "Quote expired: a first registration is refused at or after expiresAt. A transaction already sent completes on chain unregistered; do not re-quote for it.",
-        });
-      }
-      const providerState = deps.providerState?.(quote.providerId) ?? "unconfigured";
-      if (providerState === "unconfigured" || !deps.registrations) {
-        throw new HubError("EIN0007", {
-          reference: "quoteId",
-          message: "The provider of this quote is no longer configured on this deployment.",
-        });
-      }
-      const template = reapproveOpenFlowQuote(quote, providerState);
-      if (request.artifactHash.toLowerCase() !== template.signableHash.toLowerCase()) {
-        throw new HubError("EIN0010", {
-          reference: "artifactHash",
-          message: "artifactHash is not the quote's disclosure.signableHash.",
-        });
-      }
-      const signature = await verifyOpenFlowSignature(template, request, {
-        unsignedAllowed: deps.unsignedOpenFlowRegistration ?? false,
-      });
-      const { created, ack } = await deps.registrations.register({
-        hubOrderId: id,
-        quote,
-        lane: template.lane,
-        requestFingerprint: fingerprint({
-          quoteId: request.quoteId,
-          artifactHash: request.artifactHash.toLowerCase(),
-          signature: signature ?? null,
-        }),
-        signature,
-        at: new Date(now),
-      });
-      if (created) {
-        logger.info(
-          { hubOrderId: id, quoteId: quote.quoteId, lane: template.lane, signed: signature !== undefined },
-          "open-flow order registered",
-        );
-      }
-      return ack;
     },
   };
 }
