@@ -23,6 +23,11 @@ export const hubConfigSchema = z.object({
   quoteDeadlineMs: z.number().int().positive().default(15_000),
   /** A winner's lifetime (expiresAt), never past the upstream's own validUntil. */
   quoteLifetimeMs: z.number().int().positive().default(30_000),
+  /**
+   * The least validity an external open-flow answer must have left when vetted, else it is discarded
+   * (counted as expired): the user mines an approval and a deposit before POST /order.
+   */
+  openFlowMinValidityMs: z.number().int().positive().default(15_000),
   /** How long a proxy-lane quote stays registrable on POST /order/openfor (its template is held as long). */
   proxyTemplateHoldMs: z.number().int().positive().default(1_200_000),
   /** Whether POST /order admits a registration with none of signature, signer and scheme (else EIN0010). */

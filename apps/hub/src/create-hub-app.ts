@@ -129,6 +129,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       logger: quoteLogger,
       clock,
       deadlineMs: config.quoteDeadlineMs,
+      openFlowMinValidityMs: config.openFlowMinValidityMs,
     });
   registerHubRoutes(router, {
     catalog: createCatalogService({ catalog: deps.catalog }),

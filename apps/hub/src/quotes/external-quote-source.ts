@@ -25,9 +25,14 @@ export interface ExternalQuoteSourceDeps {
   clock: Clock;
   /** The whole round's deadline (the spec's 15 s by default). */
   deadlineMs: number;
+  /**
+   * The least validity an open-flow answer must have left when vetted (hub config
+   * `openFlowMinValidityMs`, 15 s by default): the user mines two transactions before POST /order.
+   */
+  openFlowMinValidityMs: number;
 }
 
-/** The least validity an answer must have left when it is disclosed, as on the OIF lanes. */
+/** The least validity any other answer must have left when it is disclosed, as on the OIF lanes. */
 const MIN_SIGNING_WINDOW_MS = 5000;
 
 function legOf(end: RouteEnd, amount: bigint): OpenFlowLeg {
@@ -139,7 +144,9 @@ function noRoute(message: string): HubError {
 /**
  * The external aggregators as a source of quote rounds: each enabled one in scope is asked once,
  * under its timeout, the round's deadline and the caller's signal; every answer is vetted before it
- * can win. Proxy-lane sources (native coin, undeclared token) and exact-output requests are not theirs.
+ * can win. Proxy-lane sources (native coin, undeclared token) and exact-output requests are not theirs:
+ * for those the source contributes no candidate and no refusal, so another source's refusal (a
+ * retryable EIN0050 or EIN0081 of a provider that is down) is the answer, not a terminal EIN0008.
  */
 export function createExternalQuoteSource(deps: ExternalQuoteSourceDeps): CandidateSource {
   const { metrics, logger, clock } = deps;
@@ -177,6 +184,7 @@ export function createExternalQuoteSource(deps: ExternalQuoteSourceDeps): Candid
       route,
       nowMs: clock.now(),
       minValidityMs: MIN_SIGNING_WINDOW_MS,
+      openFlowMinValidityMs: deps.openFlowMinValidityMs,
     });
     if (!vetted.ok) {
       metrics.vettingRejected(providerId, vetted.reason);
@@ -201,8 +209,7 @@ export function createExternalQuoteSource(deps: ExternalQuoteSourceDeps): Candid
     serves: (scope) => inScope(scope).length > 0,
 
     async run(route, scope, signal) {
-      if (route.proxy) throw noRoute("the external aggregators take declared source assets only.");
-      if (route.swapType !== "exact-input") throw noRoute("the external aggregators quote exact-input only.");
+      if (route.proxy || route.swapType !== "exact-input") return [];
       const clients = inScope(scope);
       if (clients.length === 0) throw noRoute("no external aggregator is in scope.");
       const deadline = AbortSignal.timeout(deps.deadlineMs);

@@ -1,5 +1,5 @@
 import { bridgeAbi } from "@hub/chain";
-import { type Hex, decodeFunctionData } from "viem";
+import { type Hex, decodeFunctionData, encodeFunctionData, formatUnits } from "viem";
 import { z } from "zod";
 import type { ExternalLane, OpenFlowDeposit } from "./open-flow-template.js";
 import { type QuoteRejectionReason, QuoteRejection } from "./quote-rejection.js";
@@ -15,7 +15,10 @@ export const externalKinds = {
   transfer: { lane: "transfer", executionClass: "TRANSFER" },
 } as const satisfies Record<ExternalAnswerKind, { lane: ExternalLane; executionClass: string }>;
 
-/** executionTx of an open-flow answer as vetted: chain-domain chain ids, the upstream's own values. */
+/**
+ * executionTx of an open-flow answer as the hub discloses it: chain-domain chain ids, addresses and
+ * calldata lowercase, and a step description the hub writes from the decoded calldata.
+ */
 export interface ExternalExecutionTx {
   approvals: { chainId: string; token: string; spender: string; amount: string }[];
   steps: { chainId: string; to: string; data: string; value: string; description: string }[];
@@ -54,6 +57,11 @@ export interface ExternalVettingContext {
   nowMs: number;
   /** The least validity an answer must have left, so the user can still act on it. */
   minValidityMs: number;
+  /**
+   * The least validity an open-flow answer must have left: the user mines an approval and a deposit
+   * before POST /order, which must still find the quote valid.
+   */
+  openFlowMinValidityMs: number;
 }
 
 const SOLVER_ID = /^[A-Za-z0-9._-]{1,31}$/;
@@ -107,6 +115,39 @@ function sameAddress(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 
+/** An amount of one token in base units of another at a 1:1 rate, rounded down. */
+function rescaled(amount: bigint, fromDecimals: number, toDecimals: number): bigint {
+  if (toDecimals >= fromDecimals) return amount * 10n ** BigInt(toDecimals - fromDecimals);
+  return amount / 10n ** BigInt(fromDecimals - toDecimals);
+}
+
+/** A lone UTF-16 surrogate: a paired one is part of a code point above U+FFFF and never matches. */
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+
+/** Whether PostgreSQL's jsonb can hold the text: no NUL, no unpaired surrogate. */
+function storable(text: string): boolean {
+  return !text.includes("\0") && !UNPAIRED_SURROGATE.test(text);
+}
+
+/**
+ * The path of the first string (value or key) in the answer that jsonb cannot store, or undefined.
+ * The answer is stored whole, so one such string anywhere would fail the round's insert. Walked
+ * with a list rather than recursion, so a deeply nested answer cannot exhaust the stack.
+ */
+function unstorableText(answer: unknown): string | undefined {
+  const pending: { value: unknown; path: string }[] = [{ value: answer, path: "answer" }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, path } = next;
+    if (typeof value === "string" && !storable(value)) return path;
+    if (typeof value !== "object" || value === null) continue;
+    for (const [key, item] of Object.entries(value)) {
+      if (!storable(key)) return `${path} (a key)`;
+      pending.push({ value: item, path: `${path}.${key}` });
+    }
+  }
+  return undefined;
+}
+
 /** The chain id an external executionTx must carry: the source chain's CAIP-2 string, exactly. */
 function checkChainId(chainId: unknown, route: QuoteRoute, where: string): string {
   if (chainId !== route.source.chain.chainDomain) {
@@ -118,7 +159,48 @@ function checkChainId(chainId: unknown, route: QuoteRoute, where: string): strin
   return chainId;
 }
 
-/** One approval of the source token to the catalog's bridge, and one Bridge.deposit of the request to it. */
+/**
+ * What a bridge answer's receive side can be held to. Bridge.deposit names neither a destination token
+ * nor a minimum output, so both are the aggregator's word: the destination must be a declared token of
+ * the same symbol (the catalog has no counterpart table), and the destination chain must have a
+ * catalog bridge, or the release could never be observed.
+ */
+function vetBridgeDestination(route: QuoteRoute): void {
+  const { source, destination } = route;
+  const declared = destination.chain.assets.some(
+    (asset) => asset.key === destination.asset.key && asset.address !== undefined,
+  );
+  if (!declared)
+    reject("output", `${destination.asset.key} is not a declared token of ${destination.chain.chainDomain}`);
+  if (destination.asset.symbol !== source.asset.symbol)
+    reject(
+      "output",
+      `a bridge of ${source.asset.symbol} cannot deliver ${destination.asset.symbol} (${destination.asset.key})`,
+    );
+  if (destination.chain.bridge === undefined)
+    reject("deposit", `the catalog names no bridge on ${destination.chain.chainDomain} to release from`);
+}
+
+/**
+ * The step's words, written by the hub from the decoded calldata: the aggregator's own description is
+ * never shown, as a wallet user reads it as the hub's.
+ */
+function depositDescription(
+  route: QuoteRoute,
+  bridge: string,
+  deposit: { amount: bigint; destinationChainId: bigint; recipient: string },
+): string {
+  const { asset } = route.source;
+  const amount = `${formatUnits(deposit.amount, asset.decimals)} ${asset.symbol}`;
+  const recipient = deposit.recipient.toLowerCase();
+  return `Deposit ${amount} into the bridge at ${bridge} for eip155:${deposit.destinationChainId}, recipient ${recipient}`;
+}
+
+/**
+ * One approval of the source token to the catalog's bridge, and one Bridge.deposit of the request to
+ * it, whose calldata is exactly the canonical encoding of its arguments. The disclosed transactions
+ * are rebuilt from the vetted values: lowercase addresses and the hub's own description.
+ */
 function vetBridgeTransactions(
   answer: ExternalAnswer,
   route: QuoteRoute,
@@ -126,7 +208,8 @@ function vetBridgeTransactions(
   const { source, destination } = route;
   if (source.chain.chainId === destination.chain.chainId)
     reject("kind", "a bridge answer for a same-chain request");
-  const bridge = source.chain.bridge as `0x${string}` | undefined;
+  vetBridgeDestination(route);
+  const bridge = source.chain.bridge?.toLowerCase() as `0x${string}` | undefined;
   if (bridge === undefined) reject("deposit", `the catalog names no bridge on ${source.chain.chainDomain}`);
   const tx = answer.executionTx;
   if (tx === undefined) reject("deposit", "a bridge answer without executionTx");
@@ -153,13 +236,12 @@ function vetBridgeTransactions(
     reject("deposit", "step calldata is not a Bridge call");
   }
   if (call.functionName !== "deposit") reject("deposit", `step calls ${call.functionName}, not deposit`);
-  const [token, amount, destinationChainId, recipient, ref] = call.args as readonly [
-    `0x${string}`,
-    bigint,
-    bigint,
-    `0x${string}`,
-    `0x${string}`,
-  ];
+  const args = call.args as readonly [`0x${string}`, bigint, bigint, `0x${string}`, `0x${string}`];
+  // viem decodes past trailing bytes and dirty address padding, which the contract would not accept.
+  const canonical = encodeFunctionData({ abi: bridgeAbi, functionName: "deposit", args });
+  if (canonical.toLowerCase() !== step.data.toLowerCase())
+    reject("deposit", "step calldata is not the canonical encoding of its deposit arguments");
+  const [token, amount, destinationChainId, recipient, ref] = args;
   if (!sameAddress(token, source.token)) reject("deposit", `deposit of token ${token}, not ${source.token}`);
   if (amount !== route.amount) reject("deposit", `deposit of ${amount}, not the amount ${route.amount}`);
   if (destinationChainId !== BigInt(destination.chain.chainId))
@@ -171,25 +253,23 @@ function vetBridgeTransactions(
 
   return {
     executionTx: {
-      approvals: [
-        { chainId: approvalChain, token: approval.token, spender: approval.spender, amount: approval.amount },
-      ],
+      approvals: [{ chainId: approvalChain, token: source.token, spender: bridge, amount: approval.amount }],
       steps: [
         {
           chainId: stepChain,
-          to: step.to,
-          data: step.data,
-          value: step.value,
-          description: step.description,
+          to: bridge,
+          data: canonical.toLowerCase(),
+          value: "0",
+          description: depositDescription(route, bridge, { amount, destinationChainId, recipient }),
         },
       ],
     },
     deposit: {
-      bridge: bridge.toLowerCase() as `0x${string}`,
-      token: token.toLowerCase() as `0x${string}`,
+      bridge,
+      token: source.token,
       amount: amount.toString(),
       destinationChainId: Number(destinationChainId),
-      recipient: recipient.toLowerCase() as `0x${string}`,
+      recipient: route.recipient,
       ref: ref.toLowerCase() as `0x${string}`,
     },
   };
@@ -212,6 +292,11 @@ function vetAnswer(answer: ExternalAnswer, context: ExternalVettingContext): Vet
     reject("amount", `amountIn ${inputAmount}, not the amount ${route.amount}`);
   const outputAmount = BigInt(answer.amountOut);
   if (outputAmount === 0n) reject("output", "amountOut is 0");
+  // Nothing the hub can check binds the output, so at most the input at a 1:1 rate: no kind of answer
+  // (a bridge, a solver-swap, a transfer) creates value.
+  const ceiling = rescaled(inputAmount, route.source.asset.decimals, route.destination.asset.decimals);
+  if (outputAmount > ceiling)
+    reject("amount", `amountOut ${outputAmount} exceeds amountIn ${inputAmount} at 1:1 (${ceiling})`);
   if (!sameAddress(answer.recipient, route.recipient))
     reject("recipient", `recipient ${answer.recipient}, not ${route.recipient}`);
   if (
@@ -220,8 +305,9 @@ function vetAnswer(answer: ExternalAnswer, context: ExternalVettingContext): Vet
   )
     reject("user", `sourceAccount ${answer.sourceAccount} was not the one asked for`);
   const validUntilMs = Date.parse(answer.expiresAt);
-  if (validUntilMs - context.nowMs < context.minValidityMs)
-    reject("expired", `expiresAt ${answer.expiresAt} leaves under ${context.minValidityMs} ms`);
+  const minValidityMs = lane === "open-flow" ? context.openFlowMinValidityMs : context.minValidityMs;
+  if (validUntilMs - context.nowMs < minValidityMs)
+    reject("expired", `expiresAt ${answer.expiresAt} leaves under ${minValidityMs} ms`);
 
   let transactions: ReturnType<typeof vetBridgeTransactions> | undefined;
   if (kind === "bridge") transactions = vetBridgeTransactions(answer, route);
@@ -255,19 +341,32 @@ function vetAnswer(answer: ExternalAnswer, context: ExternalVettingContext): Vet
 }
 
 /**
- * Holds one external aggregator answer to the request and the catalog before it can win: its kind,
- * assets, amounts, recipient, sourceAccount and validity; on a bridge answer, the chain-domain chain
- * ids, one approval of the source token to the catalog's bridge and one Bridge.deposit step whose
- * arguments are the request's. The first failure discards it.
+ * Holds one external aggregator answer to the request and the catalog before it can win: storable
+ * text throughout, its kind, assets, amounts (the output at most the input at 1:1), recipient,
+ * sourceAccount and validity (longer on the open flow); on a bridge answer, a declared same-symbol
+ * destination with a catalog bridge, the chain-domain chain ids, one approval of the source token to
+ * the catalog's bridge and one canonically encoded Bridge.deposit step whose arguments are the
+ * request's. The first failure discards it.
  */
 export function vetExternalQuote(raw: unknown, context: ExternalVettingContext): ExternalVetOutcome {
+  const rawQuoteId =
+    typeof raw === "object" && raw !== null && typeof (raw as { quoteId?: unknown }).quoteId === "string"
+      ? (raw as { quoteId: string }).quoteId
+      : undefined;
+  // The id is logged: only when it is storable text itself.
+  const upstreamQuoteId = rawQuoteId !== undefined && storable(rawQuoteId) ? rawQuoteId : undefined;
+  const unstorable = unstorableText(raw);
+  if (unstorable !== undefined) {
+    return {
+      ok: false,
+      reason: "malformed",
+      detail: `${unstorable}: a NUL or an unpaired surrogate, which the quote store cannot hold`,
+      upstreamQuoteId,
+    };
+  }
   const parsed = externalAnswerSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const upstreamQuoteId =
-      typeof raw === "object" && raw !== null && typeof (raw as { quoteId?: unknown }).quoteId === "string"
-        ? (raw as { quoteId: string }).quoteId
-        : undefined;
     return {
       ok: false,
       reason: "malformed",
