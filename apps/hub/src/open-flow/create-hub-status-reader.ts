@@ -54,7 +54,7 @@ export function createHubStatusReader(deps: HubStatusReaderDeps): HubStatusReade
       if (!flight) {
         const startedAtMs = deps.clock.now();
         databaseReads += 1;
-        flight = readOpenFlowStatus(deps.sql, orderId)
+        flight = readOpenFlowStatus(deps.sql, orderId, new Date(startedAtMs))
           .then((found) => {
             if (found) remember(orderId, { ...found, refreshedAtMs: startedAtMs });
             return found;

@@ -1,6 +1,10 @@
-import type { HubOrderStatus, Watermark } from "@hub/contract";
-import type { SqlExecutor } from "@hub/store";
-import { isOpenFlowTemplate, type OpenFlowTemplate } from "../quotes/open-flow-template.js";
+import type { HubOrderStatus, ReleaseMismatch, Watermark } from "@hub/contract";
+import { isUniqueViolation, type SqlExecutor } from "@hub/store";
+import {
+  isOpenFlowTemplate,
+  type OpenFlowDeposit,
+  type OpenFlowTemplate,
+} from "../quotes/open-flow-template.js";
 
 interface RegistrationRow {
   hub_order_id: string;
@@ -8,6 +12,7 @@ interface RegistrationRow {
   org_id: string;
   lane: "open-flow" | "solver-swap";
   submitted_at: Date | string;
+  issued_at: Date | string;
   template: Record<string, unknown> | string;
 }
 
@@ -22,6 +27,11 @@ interface BridgeLogRow {
   observed_at: Date | string;
 }
 
+interface ReleaseRow extends BridgeLogRow {
+  token: string;
+  recipient: string;
+}
+
 interface MarkRow {
   chain_domain: string;
   last_block: string;
@@ -34,8 +44,20 @@ export interface OpenFlowStatus {
   status: HubOrderStatus;
 }
 
-const LOG_COLUMNS = `tx_hash, log_index, block_number::text AS block_number, block_hash,
-  block_timestamp::text AS block_timestamp, deposit_id, amount::text AS amount, observed_at`;
+/**
+ * How much earlier than the quote's issue time a deposit's block may be stamped and still count. Block
+ * timestamps are whole seconds set by the block producer, and the hub's clock is not the chain's: 60 s
+ * absorbs that drift, while a deposit made minutes before the quote existed cannot be the quote's.
+ */
+export const DEPOSIT_CLOCK_SKEW_SECONDS = 60;
+
+/** Claim attempts per read: each lost race (another order took the log) leaves one candidate fewer. */
+const CLAIM_ATTEMPTS = 5;
+
+const LOG_COLUMNS = `d.tx_hash, d.log_index, d.block_number::text AS block_number, d.block_hash,
+  d.block_timestamp::text AS block_timestamp, d.deposit_id, d.amount::text AS amount, d.observed_at`;
+
+const ERC20_ASSET = /^eip155:[0-9]+\/erc20:(0x[0-9a-fA-F]{40})$/;
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -51,16 +73,58 @@ function observedTransaction(chainDomain: string, row: BridgeLogRow) {
   };
 }
 
-/** The first Deposited log on the source chain that carries the quote's ref and exactly its terms. */
-async function findDeposit(sql: SqlExecutor, template: OpenFlowTemplate): Promise<BridgeLogRow | undefined> {
-  const { deposit } = template;
-  if (!deposit) return undefined;
+/** The Deposited log this registration has claimed, while the log is still indexed. */
+async function readClaimedDeposit(sql: SqlExecutor, orderId: string): Promise<BridgeLogRow | undefined> {
   const rows = await sql.query<BridgeLogRow>(
-    `SELECT ${LOG_COLUMNS} FROM bridge_deposits
-      WHERE chain_domain = $1 AND ref = $2 AND bridge = $3 AND token = $4 AND amount = $5::numeric
-        AND destination_chain_id = $6::numeric AND recipient = $7
-      ORDER BY block_number, log_index LIMIT 1`,
+    `SELECT ${LOG_COLUMNS} FROM open_flow_registrations r
+       JOIN bridge_deposits d ON d.chain_domain = r.deposit_chain_domain AND d.tx_hash = r.deposit_tx_hash
+                             AND d.log_index = r.deposit_log_index
+      WHERE r.hub_order_id = $1`,
+    [orderId],
+  );
+  return rows[0];
+}
+
+/**
+ * Claims for the registration the first Deposited log on the source chain that carries the quote's
+ * ref and exactly its terms, was made by the quote's sourceAccount (when the quote named one), sits in
+ * a block stamped no earlier than the issue time minus the skew, and no other registration has
+ * claimed. One statement: the UPDATE takes the registration only while it has no live claim, so
+ * concurrent readers of one order claim once; the UNIQUE claim columns refuse a log another order took
+ * in the meantime (the caller then tries the next candidate).
+ */
+async function claimFirstCandidate(
+  sql: SqlExecutor,
+  orderId: string,
+  template: OpenFlowTemplate,
+  deposit: OpenFlowDeposit,
+  notBeforeSeconds: number,
+  at: Date,
+): Promise<BridgeLogRow | undefined> {
+  const rows = await sql.query<BridgeLogRow>(
+    `WITH candidate AS (
+       SELECT d.chain_domain, ${LOG_COLUMNS} FROM bridge_deposits d
+        WHERE d.chain_domain = $2 AND d.ref = $3 AND d.bridge = $4 AND d.token = $5 AND d.amount = $6::numeric
+          AND d.destination_chain_id = $7::numeric AND d.recipient = $8
+          AND ($9::text IS NULL OR d.depositor = $9) AND d.block_timestamp >= $10::bigint
+          AND NOT EXISTS (
+            SELECT 1 FROM open_flow_registrations o
+             WHERE o.deposit_chain_domain = d.chain_domain AND o.deposit_tx_hash = d.tx_hash
+               AND o.deposit_log_index = d.log_index)
+        ORDER BY d.block_number, d.log_index LIMIT 1)
+     UPDATE open_flow_registrations r
+        SET deposit_chain_domain = c.chain_domain, deposit_tx_hash = c.tx_hash,
+            deposit_log_index = c.log_index, deposit_claimed_at = $11
+       FROM candidate c
+      WHERE r.hub_order_id = $1
+        AND (r.deposit_tx_hash IS NULL OR NOT EXISTS (
+              SELECT 1 FROM bridge_deposits g
+               WHERE g.chain_domain = r.deposit_chain_domain AND g.tx_hash = r.deposit_tx_hash
+                 AND g.log_index = r.deposit_log_index))
+     RETURNING c.tx_hash, c.log_index, c.block_number, c.block_hash, c.block_timestamp, c.deposit_id,
+               c.amount, c.observed_at`,
     [
+      orderId,
       template.source.chainDomain,
       deposit.ref.toLowerCase(),
       deposit.bridge.toLowerCase(),
@@ -68,22 +132,79 @@ async function findDeposit(sql: SqlExecutor, template: OpenFlowTemplate): Promis
       deposit.amount,
       String(deposit.destinationChainId),
       deposit.recipient.toLowerCase(),
+      template.sourceAccount?.toLowerCase() ?? null,
+      String(notBeforeSeconds),
+      at.toISOString(),
     ],
   );
   return rows[0];
 }
 
+/**
+ * The registration's deposit: the one it claimed, else the first matching log no other registration
+ * holds, claimed now. A claim whose log is no longer indexed (the chain's history was forgotten) is
+ * replaced by the next match.
+ */
+async function depositOf(
+  sql: SqlExecutor,
+  orderId: string,
+  template: OpenFlowTemplate,
+  issuedAt: Date,
+  at: Date,
+): Promise<BridgeLogRow | undefined> {
+  const { deposit } = template;
+  if (!deposit) return undefined;
+  const claimed = await readClaimedDeposit(sql, orderId);
+  if (claimed) return claimed;
+  const notBeforeSeconds = Math.floor(issuedAt.getTime() / 1000) - DEPOSIT_CLOCK_SKEW_SECONDS;
+  for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt += 1) {
+    try {
+      // Nothing claimed: no candidate, or a concurrent reader of this order claimed first.
+      return (
+        (await claimFirstCandidate(sql, orderId, template, deposit, notBeforeSeconds, at)) ??
+        (await readClaimedDeposit(sql, orderId))
+      );
+    } catch (error) {
+      if (!isUniqueViolation(error, "open_flow_registrations_deposit_claim_once")) throw error;
+    }
+  }
+  // Every attempt lost a race to another order: the next read tries again.
+  return undefined;
+}
+
+/** The first Released log on the destination chain that carries the deposit's id. */
 async function findRelease(
   sql: SqlExecutor,
   chainDomain: string,
   depositId: string,
-): Promise<BridgeLogRow | undefined> {
-  const rows = await sql.query<BridgeLogRow>(
-    `SELECT ${LOG_COLUMNS} FROM bridge_releases WHERE chain_domain = $1 AND deposit_id = $2
-      ORDER BY block_number, log_index LIMIT 1`,
+): Promise<ReleaseRow | undefined> {
+  const rows = await sql.query<ReleaseRow>(
+    `SELECT ${LOG_COLUMNS}, d.token, d.recipient FROM bridge_releases d
+      WHERE d.chain_domain = $1 AND d.deposit_id = $2
+      ORDER BY d.block_number, d.log_index LIMIT 1`,
     [chainDomain, depositId],
   );
   return rows[0];
+}
+
+/**
+ * How a release differs from the quote: it must pay the quote's recipient the destination asset's
+ * token, at least the quoted output amount. Undefined when it does not differ.
+ */
+function releaseMismatch(template: OpenFlowTemplate, release: ReleaseRow): ReleaseMismatch | undefined {
+  const token = ERC20_ASSET.exec(template.destination.asset)?.[1]?.toLowerCase();
+  const fields: ReleaseMismatch["fields"] = [];
+  if (release.recipient !== template.recipient.toLowerCase()) fields.push("recipient");
+  if (release.token !== token) fields.push("token");
+  if (BigInt(release.amount) < BigInt(template.destination.amount)) fields.push("amount");
+  if (fields.length === 0) return undefined;
+  return {
+    fields,
+    reason:
+      `The release paid ${release.amount} of token ${release.token} to ${release.recipient}; the quote ` +
+      `disclosed at least ${template.destination.amount} of ${token ?? template.destination.asset} to ` +
+      `${template.recipient.toLowerCase()}.`,
+  };
 }
 
 async function observationMarks(sql: SqlExecutor, chainDomains: string[]): Promise<Watermark[]> {
@@ -101,16 +222,18 @@ async function observationMarks(sql: SqlExecutor, chainDomains: string[]): Promi
 
 /**
  * Builds GET /status/{orderId} from the database: the POST /order registration, its quote's template,
- * and what the reconciler recorded. The deposit is matched on the source chain by the template's ref
- * and exact terms; the release on the destination chain by the deposit id the Deposited log carried.
- * Undefined for any id that is not an open-flow registration (openFor orders included).
+ * and what the reconciler recorded. The deposit is the one the registration claimed (claimed here, at
+ * `at`, on the first read that finds a match: see depositOf); the release is the first on the
+ * destination chain with the deposit's id, and reads mismatched when it did not pay what the quote
+ * disclosed. Undefined for any id that is not an open-flow registration (openFor orders included).
  */
 export async function readOpenFlowStatus(
   sql: SqlExecutor,
   orderId: string,
+  at: Date,
 ): Promise<OpenFlowStatus | undefined> {
   const [registration] = await sql.query<RegistrationRow>(
-    `SELECT s.hub_order_id, s.quote_id, s.org_id, r.lane, s.submitted_at, q.template
+    `SELECT s.hub_order_id, s.quote_id, s.org_id, r.lane, s.submitted_at, q.issued_at, q.template
        FROM open_flow_registrations r
        JOIN submissions s ON s.hub_order_id = r.hub_order_id
        JOIN quotes q ON q.quote_id = r.quote_id
@@ -135,8 +258,9 @@ export async function readOpenFlowStatus(
   }
   const source = template.source.chainDomain;
   const destination = template.destination.chainDomain;
-  const deposit = await findDeposit(sql, template);
+  const deposit = await depositOf(sql, orderId, template, new Date(registration.issued_at), at);
   const release = deposit && (await findRelease(sql, destination, deposit.deposit_id));
+  const mismatch = release && releaseMismatch(template, release);
   const watermarks = await observationMarks(sql, source === destination ? [source] : [source, destination]);
   // A deposit indexed before the registration arrived changed nothing after createdAt.
   const createdAtMs = Date.parse(createdAt);
@@ -145,7 +269,7 @@ export async function readOpenFlowStatus(
   const status: HubOrderStatus = release
     ? {
         ...base,
-        state: "released",
+        state: mismatch ? "mismatched" : "released",
         final: true,
         updatedAt: later(release.observed_at),
         watermarks,
@@ -158,5 +282,6 @@ export async function readOpenFlowStatus(
     status.sourceTx = observedTransaction(source, deposit);
   }
   if (release) status.destinationTx = observedTransaction(destination, release);
+  if (mismatch) status.releaseMismatch = mismatch;
   return { organization: registration.org_id, status };
 }
