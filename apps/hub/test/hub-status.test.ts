@@ -41,7 +41,11 @@ function freshWorld() {
 
 type World = ReturnType<typeof freshWorld>;
 
-async function register(world: World, lane: "open-flow" | "solver-swap" = "open-flow") {
+async function register(
+  world: World,
+  lane: "open-flow" | "solver-swap" = "open-flow",
+  deposit?: Partial<NonNullable<SeededQuote["template"]["deposit"]>>,
+) {
   const seeded = await seedOpenFlowQuote(db.sql, {
     organization: world.org,
     subject: SUBJECT,
@@ -50,6 +54,7 @@ async function register(world: World, lane: "open-flow" | "solver-swap" = "open-
     lane,
     source: world.source,
     destination: world.destination,
+    ...(deposit ? { deposit } : {}),
   });
   const answer = await call(hub, "POST", "/v1/order", {
     headers: { "x-service-org": world.org, "x-service-subject": SUBJECT },
@@ -104,7 +109,7 @@ function depositLog(seeded: SeededQuote, blockNumber: number, overrides: Partial
   } as BridgeLog;
 }
 
-function releaseLog(depositId: string, blockNumber: number): BridgeLog {
+function releaseLog(depositId: string, blockNumber: number, overrides: Partial<BridgeLog> = {}): BridgeLog {
   return {
     kind: "bridge-released",
     blockNumber,
@@ -116,7 +121,8 @@ function releaseLog(depositId: string, blockNumber: number): BridgeLog {
     token: "0x00000000000000000000000000000000000000aa",
     recipient: "0x00000000000000000000000000000000000000bb",
     amount: "990000",
-  };
+    ...overrides,
+  } as BridgeLog;
 }
 
 /** Commits one range of a chain the way the reconciler does (watermark, facts, observation mark). */
@@ -125,14 +131,15 @@ async function index(
   from: number | null,
   to: number,
   logs: BridgeLog[],
+  timestampOf: (blockNumber: number) => number = (n) => block(n).timestamp,
 ) {
   return writeIndexedRange(db.sql, {
     chainDomain: chain.chainDomain,
     chainId: chain.chainId,
     expectedLastBlock: from,
-    toBlock: block(to),
+    toBlock: { ...block(to), timestamp: timestampOf(to) },
     logs,
-    blockTimestamps: new Map([...logs.map((log) => log.blockNumber), to].map((n) => [n, block(n).timestamp])),
+    blockTimestamps: new Map([...logs.map((log) => log.blockNumber), to].map((n) => [n, timestampOf(n)])),
     observedAt: new Date(clock.now()),
     lease,
   });
@@ -322,5 +329,155 @@ describe("GET /status/{orderId} (hub status view of an open-flow registration)",
     await Promise.all(Array.from({ length: 10 }, () => reader.read(ack.orderId, world.org)));
     assert.equal(reader.databaseReads, 2);
     await assert.rejects(reader.read(ack.orderId, "org_other"), { code: "EIN0009" });
+  });
+});
+
+describe("GET /status/{orderId}: which deposit and release are the order's", () => {
+  const other = "0x00000000000000000000000000000000000000cc";
+  const claimOf = async (orderId: string) =>
+    (
+      await db.sql.query<{ tx_hash: string | null }>(
+        "SELECT deposit_tx_hash AS tx_hash FROM open_flow_registrations WHERE hub_order_id = $1",
+        [orderId],
+      )
+    )[0]?.tx_hash;
+
+  test("two orders whose quotes carry the same ref: one deposit is claimed by one order, the other stays registered until its own deposit appears", async () => {
+    const world = freshWorld();
+    const ref = hash(0xaf0000 + counter);
+    const first = await register(world, "open-flow", { ref });
+    const second = await register(world, "open-flow", { ref });
+    const d1 = depositLog(first.seeded, 3);
+    await index(world.source, null, 5, [d1]);
+    clock.advance(2000);
+    const firstRead = await statusOf(first.ack.orderId, world.org);
+    assert.equal(firstRead.state, "deposited");
+    assert.equal(firstRead.sourceTx?.txHash, d1.txHash);
+    const secondRead = await statusOf(second.ack.orderId, world.org);
+    assert.equal(secondRead.state, "registered", "the deposit is the first order's");
+    assert.equal(secondRead.sourceTx, undefined);
+
+    const d2 = depositLog(second.seeded, 8);
+    await index(world.source, 5, 9, [d2]);
+    clock.advance(2000);
+    const secondLater = await statusOf(second.ack.orderId, world.org);
+    assert.equal(secondLater.state, "deposited");
+    assert.equal(secondLater.sourceTx?.txHash, d2.txHash);
+    assert.equal(secondLater.depositId, d2.depositId);
+    assert.equal((await statusOf(first.ack.orderId, world.org)).sourceTx?.txHash, d1.txHash, "claims stay");
+    assert.equal(await claimOf(first.ack.orderId), d1.txHash);
+    assert.equal(await claimOf(second.ack.orderId), d2.txHash);
+
+    // The release of the second deposit completes the second order only.
+    await index(world.destination, null, 20, [releaseLog(d2.depositId, 12)]);
+    clock.advance(2000);
+    assert.equal((await statusOf(second.ack.orderId, world.org)).state, "released");
+    assert.equal((await statusOf(first.ack.orderId, world.org)).state, "deposited");
+  });
+
+  test("a deposit by another depositor is ignored when the quote named sourceAccount", async () => {
+    const world = freshWorld();
+    const { seeded, ack } = await register(world);
+    await index(world.source, null, 5, [depositLog(seeded, 3, { depositor: other } as Partial<BridgeLog>)]);
+    clock.advance(2000);
+    assert.equal((await statusOf(ack.orderId, world.org)).state, "registered");
+    assert.equal(await claimOf(ack.orderId), null);
+    const own = depositLog(seeded, 7);
+    await index(world.source, 5, 8, [own]);
+    clock.advance(2000);
+    const read = await statusOf(ack.orderId, world.org);
+    assert.equal(read.state, "deposited");
+    assert.equal(read.sourceTx?.txHash, own.txHash);
+  });
+
+  test("a deposit stamped more than 60 s before the quote's issue time is ignored; within the 60 s skew it counts", async () => {
+    const world = freshWorld();
+    const issuedAtSeconds = Math.floor(clock.now() / 1000);
+    const { seeded, ack } = await register(world);
+    // Block 4 is stamped 61 s before the quote was issued, block 5 59 s before.
+    const timestampOf = (n: number) => (n < 6 ? issuedAtSeconds - 65 + n : block(n).timestamp);
+    await index(world.source, null, 4, [depositLog(seeded, 4)], timestampOf);
+    clock.advance(2000);
+    assert.equal((await statusOf(ack.orderId, world.org)).state, "registered", "made before the quote");
+    const within = depositLog(seeded, 5);
+    await index(world.source, 4, 5, [within], timestampOf);
+    clock.advance(2000);
+    const read = await statusOf(ack.orderId, world.org);
+    assert.equal(read.state, "deposited");
+    assert.equal(read.sourceTx?.txHash, within.txHash);
+    assert.equal(read.sourceTx?.at, new Date((issuedAtSeconds - 60) * 1000).toISOString());
+  });
+
+  test("concurrent status reads of two orders with one candidate deposit, through two readers (two replicas), claim it once", async () => {
+    const world = freshWorld();
+    const ref = hash(0xbf0000 + counter);
+    const orders = [await register(world, "open-flow", { ref }), await register(world, "open-flow", { ref })];
+    const deposit = depositLog(orders[0]!.seeded, 3);
+    await index(world.source, null, 5, [deposit]);
+    const replicas = [db.sql, db.sql].map((sql) =>
+      createHubStatusReader({ sql, clock, cacheMs: 2000, capacity: 100 }),
+    );
+    const reads = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        replicas[i % 2]!.read(orders[Math.floor(i / 2) % 2]!.ack.orderId, world.org),
+      ),
+    );
+    const depositedIds = new Set(reads.filter((r) => r.state === "deposited").map((r) => r.orderId));
+    assert.equal(depositedIds.size, 1, "exactly one order reads the deposit");
+    for (const read of reads) {
+      if (read.state === "deposited") assert.equal(read.sourceTx?.txHash, deposit.txHash);
+      else assert.equal(read.state, "registered");
+    }
+    const [claims] = await db.sql.query<{ n: string }>(
+      "SELECT count(*)::text AS n FROM open_flow_registrations WHERE deposit_chain_domain = $1 AND deposit_tx_hash = $2",
+      [world.source.chainDomain, deposit.txHash],
+    );
+    assert.equal(claims?.n, "1");
+    // Every replica agrees afterwards, from the one claim.
+    clock.advance(2000);
+    for (const replica of replicas) {
+      for (const order of orders) {
+        const read = await replica.read(order.ack.orderId, world.org);
+        assert.equal(read.state, depositedIds.has(order.ack.orderId) ? "deposited" : "registered");
+      }
+    }
+  });
+
+  test("a release that pays less, another recipient or another token reads mismatched (final), not released; paying more is released", async () => {
+    const cases: Array<{ overrides: Partial<BridgeLog>; fields: string[] | undefined }> = [
+      { overrides: { amount: "989999" } as Partial<BridgeLog>, fields: ["amount"] },
+      { overrides: { recipient: other } as Partial<BridgeLog>, fields: ["recipient"] },
+      {
+        overrides: { token: "0x00000000000000000000000000000000000000ab" } as Partial<BridgeLog>,
+        fields: ["token"],
+      },
+      {
+        overrides: { recipient: other, amount: "1" } as Partial<BridgeLog>,
+        fields: ["recipient", "amount"],
+      },
+      { overrides: { amount: "990001" } as Partial<BridgeLog>, fields: undefined },
+    ];
+    for (const { overrides, fields } of cases) {
+      const world = freshWorld();
+      const { seeded, ack } = await register(world);
+      const deposit = depositLog(seeded, 3);
+      await index(world.source, null, 5, [deposit]);
+      await index(world.destination, null, 20, [releaseLog(deposit.depositId, 12, overrides)]);
+      clock.advance(2000);
+      const read = await statusOf(ack.orderId, world.org);
+      assert.equal(read.final, true);
+      assert.equal(read.destinationTx?.txHash, hash(0xe00000 + 12));
+      if (!fields) {
+        assert.equal(read.state, "released", JSON.stringify(overrides));
+        assert.equal(read.releaseMismatch, undefined);
+        continue;
+      }
+      assert.equal(read.state, "mismatched", JSON.stringify(overrides));
+      assert.deepEqual(read.releaseMismatch?.fields, fields);
+      assert.match(
+        read.releaseMismatch?.reason ?? "",
+        /the quote disclosed at least 990000 of 0x0+aa to 0x0+bb/,
+      );
+    }
   });
 });
