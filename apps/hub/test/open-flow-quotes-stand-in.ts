@@ -14,7 +14,8 @@ export interface StandInAnswer {
 
 /**
  * An external aggregator stand-in: answers POST /quote through `answer` when set, else forwards to a
- * real external aggregator (the devnet's) and passes its 200 answers through `doctor`.
+ * real external aggregator (the devnet's) and passes its 200 answers through `doctor`. Without a target
+ * `answer` takes every POST, whatever its path.
  */
 export interface ExternalStandIn {
   /** Configure it as an external-aggregator provider's baseUrl. */
@@ -57,7 +58,8 @@ export async function startExternalStandIn(targetBaseUrl?: string): Promise<Exte
         timers.add(timer);
       });
     }
-    if (state.answer && body && req.url === "/quote") return state.answer(body);
+    // Without a target it answers every POST, so it can also stand in for an OIF aggregator (any path).
+    if (state.answer && body && (req.url === "/quote" || !targetBaseUrl)) return state.answer(body);
     if (!targetBaseUrl) return { status: 404, body: { error: "QUOTE_NOT_FOUND", message: "no target" } };
     const upstream = await request(`${targetBaseUrl}${req.url ?? ""}`, {
       method: req.method as "GET" | "POST",

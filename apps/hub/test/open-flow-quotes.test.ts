@@ -9,7 +9,7 @@ import {
   quoteWinnerSchema,
   signableHash,
 } from "@hub/contract";
-import { type Hex, encodeFunctionData, erc20Abi, getAddress, keccak256, toHex } from "viem";
+import { type Hex, encodeFunctionData, erc20Abi, getAddress, isAddress, keccak256, toHex } from "viem";
 import { type OpenFlowTemplate, openFlowTemplateFingerprint } from "../src/quotes/open-flow-template.js";
 import { devnetExternalProvider, parseProvidersConfig } from "../src/upstream/providers-config.js";
 import { assertRefusal } from "./hub-fixture.js";
@@ -58,25 +58,38 @@ function chain(chainId: number, bridge: string, usdc: string, token: string): Ca
   };
 }
 
-const chainA = chain(
-  31337,
-  "0x00000000000000000000000000000000000000b1",
-  "0x00000000000000000000000000000000000000a1",
-  "0x00000000000000000000000000000000000000a2",
-);
+const chainA: CatalogChain = {
+  ...chain(
+    31337,
+    // Letters enough that a checksum is mixed case.
+    "0xb1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1",
+    "0x00000000000000000000000000000000000000a1",
+    "0x00000000000000000000000000000000000000a2",
+  ),
+  // The native coin is a proxy-lane source (oif-wrap-native; TKN stands in for the wrapped coin).
+  userProxy: "0x00000000000000000000000000000000000000d1",
+  wrappedKey: "eip155:31337/erc20:0x00000000000000000000000000000000000000a2",
+};
 const chainB = chain(
   31338,
   "0x00000000000000000000000000000000000000b2",
   "0x00000000000000000000000000000000000000c1",
   "0x00000000000000000000000000000000000000c2",
 );
-const catalog: Catalog = { families: { evm: [chainA, chainB], solana: [] } };
+/** A chain whose catalog entry names no bridge: nothing bridged to it could be seen released. */
+const { bridge: _noBridge, ...chainC } = chain(
+  31339,
+  "0x00000000000000000000000000000000000000b3",
+  "0x00000000000000000000000000000000000000f1",
+  "0x00000000000000000000000000000000000000f2",
+);
+const catalog: Catalog = { families: { evm: [chainA, chainB, chainC], solana: [] } };
 const usdcA = chainA.assets[0]!;
 const tknA = chainA.assets[1]!;
 const usdcB = chainB.assets[0]!;
 
 function chainOfKey(key: string): CatalogChain {
-  return key.startsWith(`${chainB.chainDomain}/`) ? chainB : chainA;
+  return catalog.families.evm.find((entry) => key.startsWith(`${entry.chainDomain}/`))!;
 }
 
 let counter = 0;
@@ -86,6 +99,7 @@ function bridgeAnswer(request: Json, lifetimeMs = 30_000): Json {
   const source = chainOfKey(request.sourceAsset);
   const destination = chainOfKey(request.destinationAsset);
   const token = getAddress(request.sourceAsset.split(":").at(-1));
+  // Checksummed, as the devnet's aggregator sends them.
   const bridge = getAddress(source.bridge!);
   const amountIn = BigInt(request.amount);
   counter += 1;
@@ -206,7 +220,7 @@ describe("open-flow quotes from an external aggregator (stand-in)", () => {
     return { row, template };
   }
 
-  test("a cross-chain winner takes the open-flow lane: executionTx verbatim, its hash, signIntent line by line", async () => {
+  test("a cross-chain winner takes the open-flow lane: executionTx as vetted, its hash, signIntent line by line", async () => {
     let upstream: Json = {};
     standIn.answer = (request) => {
       upstream = bridgeAnswer(request);
@@ -222,12 +236,26 @@ describe("open-flow quotes from an external aggregator (stand-in)", () => {
     assert.equal(winner.recipient, RECIPIENT);
     assert.equal(winner.sourceAccount, USER);
     assert.equal(winner.signPayload, undefined);
+    const sent = upstream.executionTx.steps[0];
     assert.deepEqual(
       winner.executionTx,
-      upstream.executionTx,
-      "executionTx exactly as the aggregator sent it",
+      {
+        approvals: [
+          { chainId: "eip155:31337", token: usdcA.address, spender: chainA.bridge, amount: "1000000" },
+        ],
+        steps: [
+          {
+            chainId: "eip155:31337",
+            to: chainA.bridge,
+            data: sent.data,
+            value: "0",
+            description: `Deposit 1 USDC into the bridge at ${chainA.bridge} for eip155:31338, recipient ${RECIPIENT}`,
+          },
+        ],
+      },
+      "the aggregator's transactions, addresses lowercase, described by the hub",
     );
-    assert.equal(winner.executionTx!.steps[0]!.chainId, "eip155:31337", "chain-domain string chain ids");
+    assert.notEqual(sent.to, chainA.bridge, "the aggregator sent the checksummed address");
 
     const payload = winner.disclosure.signablePayload as Json;
     assert.equal(payload.kind, "open-flow");
@@ -307,7 +335,7 @@ describe("open-flow quotes from an external aggregator (stand-in)", () => {
   test("expiresAt never passes the aggregator's own expiresAt", async () => {
     let upstream: Json = {};
     standIn.answer = (request) => {
-      upstream = bridgeAnswer(request, 8000);
+      upstream = bridgeAnswer(request, 20_000);
       return ok(upstream);
     };
     const winner = quoteWinnerSchema.parse(dataOf(await hub.post("/v1/quote", crossChain())));
@@ -316,7 +344,12 @@ describe("open-flow quotes from an external aggregator (stand-in)", () => {
 
   const bridgeStep = (quote: Json) => quote.executionTx.steps[0];
   const approval = (quote: Json) => quote.executionTx.approvals[0];
-  const vettingCases: { name: string; reason: string; doctor: (quote: Json) => void }[] = [
+  /** The deposit calldata with the 12 padding bytes of its recipient word set: viem decodes it anyway. */
+  const dirtyRecipient = (data: string) => {
+    const word = 2 + 8 + 64 * 3;
+    return data.slice(0, word) + "ff".repeat(12) + data.slice(word + 24);
+  };
+  const vettingCases: { name: string; reason: string; detail?: string; doctor: (quote: Json) => void }[] = [
     {
       name: "a wrong amountIn",
       reason: "amount",
@@ -484,6 +517,62 @@ describe("open-flow quotes from an external aggregator (stand-in)", () => {
       },
     },
     {
+      name: "an open-flow answer with 10 s left, under openFlowMinValidityMs (two transactions to mine)",
+      reason: "expired",
+      detail: "under 15000 ms",
+      doctor: (q) => {
+        q.expiresAt = new Date(Date.now() + 10_000).toISOString();
+      },
+    },
+    {
+      name: "a bridge answer promising more than it takes in (a bridge cannot create value)",
+      reason: "amount",
+      detail: "exceeds amountIn",
+      doctor: (q) => {
+        q.amountOut = "1000001";
+      },
+    },
+    {
+      name: "deposit calldata with trailing bytes",
+      reason: "deposit",
+      detail: "canonical encoding",
+      doctor: (q) => {
+        bridgeStep(q).data += "00".repeat(32);
+      },
+    },
+    {
+      name: "a deposit recipient with dirty high bytes (the contract would revert)",
+      reason: "deposit",
+      detail: "canonical encoding",
+      doctor: (q) => {
+        bridgeStep(q).data = dirtyRecipient(bridgeStep(q).data);
+      },
+    },
+    {
+      name: "a NUL in an extra field (PostgreSQL's jsonb cannot store it)",
+      reason: "malformed",
+      detail: "answer.note",
+      doctor: (q) => {
+        q.note = "a\u0000b";
+      },
+    },
+    {
+      name: "an unpaired surrogate in the step description",
+      reason: "malformed",
+      detail: "answer.executionTx.steps.0.description",
+      doctor: (q) => {
+        bridgeStep(q).description = "Deposit \ud800";
+      },
+    },
+    {
+      name: "a NUL in a key",
+      reason: "malformed",
+      detail: "(a key)",
+      doctor: (q) => {
+        q["x\u0000"] = 1;
+      },
+    },
+    {
       name: "no quoteId",
       reason: "malformed",
       doctor: (q) => {
@@ -499,7 +588,7 @@ describe("open-flow quotes from an external aggregator (stand-in)", () => {
     },
   ];
 
-  for (const { name, reason, doctor } of vettingCases) {
+  for (const { name, reason, detail, doctor } of vettingCases) {
     test(`${name} is discarded (reason ${reason}) and the round has no winner`, async () => {
       standIn.answer = (request) => {
         const quote = bridgeAnswer(request);
@@ -516,12 +605,118 @@ describe("open-flow quotes from an external aggregator (stand-in)", () => {
       assert.ok(
         hub.logLines.some(
           (line) =>
-            line.includes("external quote discarded by vetting") && line.includes(`"reason":"${reason}"`),
+            line.includes("external quote discarded by vetting") &&
+            line.includes(`"reason":"${reason}"`) &&
+            (detail === undefined || line.includes(detail)),
         ),
-        "the discard is logged with its reason",
+        `the discard is logged with its reason${detail === undefined ? "" : ` and "${detail}"`}`,
       );
     });
   }
+
+  test("an answer with a paired surrogate (an emoji) in an extra field wins and is stored whole", async () => {
+    let upstream: Json = {};
+    standIn.answer = (request) => {
+      upstream = { ...bridgeAnswer(request), note: "fast \u{1F680}" };
+      return ok(upstream);
+    };
+    const winner = quoteWinnerSchema.parse(dataOf(await hub.post("/v1/quote", crossChain())));
+    const { template } = await storedTemplate(hub, winner.quoteId);
+    assert.equal((template.quoteResponse as Json).note, "fast \u{1F680}");
+  });
+
+  test("the step description is the hub's, never the aggregator's text", async () => {
+    standIn.answer = (request) => {
+      const quote = bridgeAnswer(request);
+      bridgeStep(quote).description = "Claim your free airdrop at evil.example";
+      return ok(quote);
+    };
+    const winner = quoteWinnerSchema.parse(dataOf(await hub.post("/v1/quote", crossChain())));
+    assert.equal(
+      winner.executionTx!.steps[0]!.description,
+      `Deposit 1 USDC into the bridge at ${chainA.bridge} for eip155:31338, recipient ${RECIPIENT}`,
+    );
+  });
+
+  test("addresses are disclosed lowercase even when the aggregator sends an invalid mixed-case checksum", async () => {
+    /** The checksum with every letter's case flipped: mixed case, and never a valid checksum. */
+    const miscased = (address: string) =>
+      `0x${[...getAddress(address).slice(2)].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join("")}`;
+    const bad = miscased(chainA.bridge!);
+    assert.equal(isAddress(bad, { strict: true }), false, "a checksum a wallet refuses");
+    standIn.answer = (request) => {
+      const quote = bridgeAnswer(request);
+      approval(quote).spender = bad;
+      bridgeStep(quote).to = bad;
+      return ok(quote);
+    };
+    const winner = quoteWinnerSchema.parse(dataOf(await hub.post("/v1/quote", crossChain())));
+    const tx = winner.executionTx!;
+    assert.equal(tx.approvals[0]!.spender, chainA.bridge);
+    assert.equal(tx.approvals[0]!.token, usdcA.address);
+    assert.equal(tx.steps[0]!.to, chainA.bridge);
+    assert.equal((winner.disclosure.signablePayload as Json).executionTx.steps[0].to, chainA.bridge);
+  });
+
+  test("a bridge answer delivering another symbol than it takes is discarded (reason output)", async () => {
+    const before = await hub.metric("hub_quote_vetting_rejections_total", {
+      provider: "ext",
+      reason: "output",
+    });
+    const answer = (await hub.post("/v1/quote", crossChain({ destinationAsset: chainB.assets[1]!.key })))
+      .answer;
+    assertRefusal(answer, "EIN0008");
+    assert.equal(
+      await hub.metric("hub_quote_vetting_rejections_total", { provider: "ext", reason: "output" }),
+      before + 1,
+    );
+    assert.ok(hub.logLines.some((line) => line.includes("a bridge of USDC cannot deliver TKN")));
+  });
+
+  test("a bridge answer to a chain whose catalog entry names no bridge is discarded (reason deposit)", async () => {
+    const before = await hub.metric("hub_quote_vetting_rejections_total", {
+      provider: "ext",
+      reason: "deposit",
+    });
+    const answer = (await hub.post("/v1/quote", crossChain({ destinationAsset: chainC.assets[0]!.key })))
+      .answer;
+    assertRefusal(answer, "EIN0008");
+    assert.equal(
+      await hub.metric("hub_quote_vetting_rejections_total", { provider: "ext", reason: "deposit" }),
+      before + 1,
+    );
+    assert.ok(hub.logLines.some((line) => line.includes("no bridge on eip155:31339 to release from")));
+  });
+
+  test("a solver-swap answer above the input at 1:1 (rescaled by decimals) is discarded; at 1:1 it wins", async () => {
+    const swap = crossChain({ destinationAsset: tknA.key });
+    standIn.answer = (request) =>
+      ok({ ...sameChainAnswer(request, "solver-swap"), amountOut: "1000000000000000001" });
+    const before = await hub.metric("hub_quote_vetting_rejections_total", {
+      provider: "ext",
+      reason: "amount",
+    });
+    assertRefusal((await hub.post("/v1/quote", swap)).answer, "EIN0008");
+    assert.equal(
+      await hub.metric("hub_quote_vetting_rejections_total", { provider: "ext", reason: "amount" }),
+      before + 1,
+    );
+    standIn.answer = (request) =>
+      ok({ ...sameChainAnswer(request, "solver-swap"), amountOut: "1000000000000000000" });
+    const winner = quoteWinnerSchema.parse(dataOf(await hub.post("/v1/quote", swap)));
+    assert.equal(winner.output.amount, "1000000000000000000");
+  });
+
+  test("a solver-swap answer with 10 s left wins: only the open flow needs openFlowMinValidityMs", async () => {
+    standIn.answer = (request) => {
+      const quote = sameChainAnswer(request, "solver-swap");
+      return ok({ ...quote, expiresAt: new Date(Date.now() + 10_000).toISOString() });
+    };
+    const winner = quoteWinnerSchema.parse(
+      dataOf(await hub.post("/v1/quote", crossChain({ destinationAsset: tknA.key }))),
+    );
+    assert.equal(winner.lane, "solver-swap");
+  });
 
   test("a discarded answer loses to a vetted one of another aggregator", async () => {
     standIn.answer = (request) => ok({ ...bridgeAnswer(request), recipient: OTHER, amountOut: "999999" });
@@ -545,13 +740,22 @@ describe("open-flow quotes from an external aggregator (stand-in)", () => {
   });
 
   test("an answer that runs short of validity while another aggregator is still answering is dropped at the round's end", async () => {
-    standIn.answer = (request) => ok({ ...bridgeAnswer(request, 6000), amountOut: "999900" });
+    // Solver-swap answers: their least validity is the 5 s every lane has (the open flow's is 15 s).
+    standIn.answer = (request) =>
+      ok({
+        ...sameChainAnswer(request, "solver-swap"),
+        expiresAt: new Date(Date.now() + 6000).toISOString(),
+        amountOut: "999900",
+      });
+    second.answer = (request) => ok(sameChainAnswer(request, "solver-swap"));
     second.delayMs = 1500;
     const before = await pair.metric("hub_quote_vetting_rejections_total", {
       provider: "ext",
       reason: "expired",
     });
-    const winner = quoteWinnerSchema.parse(dataOf(await pair.post("/v1/quote", crossChain())));
+    const winner = quoteWinnerSchema.parse(
+      dataOf(await pair.post("/v1/quote", crossChain({ destinationAsset: tknA.key }))),
+    );
     assert.equal(winner.provider, "ext2.stand-in-bridge", "the better offer had under 5 s left at the end");
     assert.equal(
       await pair.metric("hub_quote_vetting_rejections_total", { provider: "ext", reason: "expired" }),
@@ -700,6 +904,62 @@ describe("open-flow quotes from an external aggregator (stand-in)", () => {
     assertRefusal((await hub.post("/v1/quote", crossChain())).answer, "EIN0050");
     assert.ok(Date.now() - started < 1400, "the round stops at the provider's 1 s timeout");
   });
+});
+
+describe("routes the external aggregators do not serve leave the OIF refusal standing", () => {
+  let oif: ExternalStandIn;
+  let external: ExternalStandIn;
+  let hub: QuoteHub;
+
+  before(async () => {
+    // With no target the stand-in answers every POST: here it is the OIF aggregator, failing.
+    oif = await startExternalStandIn();
+    external = await startExternalStandIn();
+    external.answer = (request) => ok(bridgeAnswer(request));
+    hub = await startQuoteHub({
+      catalog,
+      providers: [
+        { id: "oif", baseUrl: oif.url, timeoutMs: 1000 },
+        { id: "ext", kind: "external-aggregator", baseUrl: external.url, timeoutMs: 1000 },
+      ],
+    });
+  });
+
+  after(async () => {
+    await hub?.stop();
+    await oif?.close();
+    await external?.close();
+    await disposeQuoteDatabases();
+  });
+
+  const unserved: { name: string; body: Json }[] = [
+    { name: "an exact-output request", body: crossChain({ swapType: "exact-output" }) },
+    {
+      name: "a proxy-lane request (the native coin)",
+      body: crossChain({ sourceAsset: chainA.nativeKey, amount: "1000000000000000" }),
+    },
+  ];
+  const outages: { name: string; answer: StandInAnswer; code: "EIN0050" | "EIN0081" }[] = [
+    { name: "503", answer: { status: 503, body: { error: "UNAVAILABLE" } }, code: "EIN0050" },
+    {
+      name: "429",
+      answer: { status: 429, body: { error: "RATE_LIMITED" }, headers: { "retry-after": "1" } },
+      code: "EIN0081",
+    },
+  ];
+
+  for (const { name, body } of unserved) {
+    for (const outage of outages) {
+      test(`${name} with the OIF provider answering ${outage.name} gives ${outage.code}, not EIN0008`, async () => {
+        oif.answer = () => outage.answer;
+        const calls = external.received.length;
+        const oifCalls = oif.received.length;
+        assertRefusal((await hub.post("/v1/quote", body)).answer, outage.code);
+        assert.ok(oif.received.length > oifCalls, "the OIF provider was asked");
+        assert.equal(external.received.length, calls, "the external aggregator was not asked");
+      });
+    }
+  }
 });
 
 describe("providers configuration by kind", () => {
