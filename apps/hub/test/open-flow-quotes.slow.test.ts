@@ -108,6 +108,16 @@ describe("open-flow quotes against the devnet's external aggregator", () => {
     assert.equal(approvals[0]!.amount, "1000000");
     assert.equal(steps[0]!.to.toLowerCase(), origin.bridge);
     assert.equal(steps[0]!.value, "0");
+    // The devnet's aggregator sends checksummed addresses and its own description; the hub discloses
+    // one canonical form (lowercase) and writes the description from the calldata.
+    const sent = (await templateOf(both, winner.quoteId)).quoteResponse as Json;
+    assert.notEqual(sent.executionTx.steps[0].to, origin.bridge, "the aggregator sent checksum case");
+    assert.equal(approvals[0]!.spender, origin.bridge);
+    assert.equal(steps[0]!.to, origin.bridge);
+    assert.equal(
+      steps[0]!.description,
+      `Deposit 1 USDC into the bridge at ${origin.bridge} for ${destination.chainDomain}, recipient ${user.address.toLowerCase()}`,
+    );
     const call = decodeFunctionData({ abi: bridgeAbi, data: steps[0]!.data as Hex });
     assert.equal(call.functionName, "deposit");
     const [token, amount, chainId, recipient, ref] = call.args as readonly [Hex, bigint, bigint, Hex, Hex];
