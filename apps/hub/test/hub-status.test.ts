@@ -6,6 +6,7 @@ import { createTestDatabases, type TestDatabase } from "@hub/store";
 import { pino } from "pino";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createHubStatusReader } from "../src/open-flow/create-hub-status-reader.js";
+import { readOpenFlowStatus } from "../src/open-flow/read-open-flow-status.js";
 import { createHubApp, type HubApp } from "../src/index.js";
 import {
   acquireReconcilerLease,
@@ -441,6 +442,40 @@ describe("GET /status/{orderId}: which deposit and release are the order's", () 
         assert.equal(read.state, depositedIds.has(order.ack.orderId) ? "deposited" : "registered");
       }
     }
+  });
+
+  test("six orders sharing a ref and three deposits, read concurrently many times: each deposit is claimed by exactly one order, and a lost race takes the next deposit", async () => {
+    const world = freshWorld();
+    const ref = hash(0xcf0000 + counter);
+    const orders = [];
+    for (let i = 0; i < 6; i += 1) orders.push(await register(world, "open-flow", { ref }));
+    const deposits = [3, 4, 5].map((n) => depositLog(orders[0]!.seeded, n));
+    await index(world.source, null, 6, deposits);
+    const reads = await Promise.all(
+      Array.from({ length: 36 }, (_, i) =>
+        readOpenFlowStatus(db.sql, orders[i % 6]!.ack.orderId, new Date(clock.now())),
+      ),
+    );
+    const holders = new Map<string, Set<string>>();
+    for (const read of reads) {
+      assert.ok(read);
+      if (read.status.state !== "deposited") continue;
+      const tx = read.status.sourceTx?.txHash ?? "";
+      holders.set(tx, new Set([...(holders.get(tx) ?? []), read.status.orderId]));
+    }
+    assert.deepEqual(
+      [...holders.keys()].sort(),
+      deposits.map((d) => d.txHash).sort(),
+      "all three are claimed",
+    );
+    for (const [tx, holder] of holders) assert.equal(holder.size, 1, `${tx} is one order's`);
+    const claims = await db.sql.query<{ hub_order_id: string; tx_hash: string }>(
+      `SELECT hub_order_id, deposit_tx_hash AS tx_hash FROM open_flow_registrations
+        WHERE deposit_chain_domain = $1 ORDER BY deposit_tx_hash`,
+      [world.source.chainDomain],
+    );
+    assert.equal(claims.length, 3);
+    for (const claim of claims) assert.deepEqual(holders.get(claim.tx_hash), new Set([claim.hub_order_id]));
   });
 
   test("a release that pays less, another recipient or another token reads mismatched (final), not released; paying more is released", async () => {
