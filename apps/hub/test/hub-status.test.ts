@@ -345,7 +345,7 @@ describe("GET /status/{orderId}: which deposit and release are the order's", () 
 
   test("two orders whose quotes carry the same ref: one deposit is claimed by one order, the other stays registered until its own deposit appears", async () => {
     const world = freshWorld();
-    const ref = hash(0xaf0000 + counter);
+    const ref = hash(0xaf0000 + counter) as `0x${string}`;
     const first = await register(world, "open-flow", { ref });
     const second = await register(world, "open-flow", { ref });
     const d1 = depositLog(first.seeded, 3);
@@ -411,7 +411,7 @@ describe("GET /status/{orderId}: which deposit and release are the order's", () 
 
   test("concurrent status reads of two orders with one candidate deposit, through two readers (two replicas), claim it once", async () => {
     const world = freshWorld();
-    const ref = hash(0xbf0000 + counter);
+    const ref = hash(0xbf0000 + counter) as `0x${string}`;
     const orders = [await register(world, "open-flow", { ref }), await register(world, "open-flow", { ref })];
     const deposit = depositLog(orders[0]!.seeded, 3);
     await index(world.source, null, 5, [deposit]);
@@ -446,8 +446,8 @@ describe("GET /status/{orderId}: which deposit and release are the order's", () 
 
   test("six orders sharing a ref and three deposits, read concurrently many times: each deposit is claimed by exactly one order, and a lost race takes the next deposit", async () => {
     const world = freshWorld();
-    const ref = hash(0xcf0000 + counter);
-    const orders = [];
+    const ref = hash(0xcf0000 + counter) as `0x${string}`;
+    const orders: Awaited<ReturnType<typeof register>>[] = [];
     for (let i = 0; i < 6; i += 1) orders.push(await register(world, "open-flow", { ref }));
     const deposits = [3, 4, 5].map((n) => depositLog(orders[0]!.seeded, n));
     await index(world.source, null, 6, deposits);
