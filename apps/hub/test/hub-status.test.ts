@@ -11,6 +11,7 @@ import { createHubApp, type HubApp } from "../src/index.js";
 import {
   acquireReconcilerLease,
   type BridgeLog,
+  forgetChainHistory,
   type ChainBlock,
   writeIndexedRange,
 } from "../src/reconciler/index.js";
@@ -476,6 +477,23 @@ describe("GET /status/{orderId}: which deposit and release are the order's", () 
     );
     assert.equal(claims.length, 3);
     for (const claim of claims) assert.deepEqual(holders.get(claim.tx_hash), new Set([claim.hub_order_id]));
+  });
+
+  test("a claimed deposit whose chain history is forgotten (a devnet started from genesis) is replaced by the next matching deposit", async () => {
+    const world = freshWorld();
+    const { seeded, ack } = await register(world);
+    const before = depositLog(seeded, 3);
+    await index(world.source, null, 5, [before]);
+    clock.advance(2000);
+    assert.equal((await statusOf(ack.orderId, world.org)).sourceTx?.txHash, before.txHash);
+    await forgetChainHistory(db.sql, world.source.chainDomain);
+    const after = depositLog(seeded, 4, { txHash: hash(0xd10004) } as Partial<BridgeLog>);
+    await index(world.source, null, 6, [after]);
+    clock.advance(2000);
+    const read = await statusOf(ack.orderId, world.org);
+    assert.equal(read.state, "deposited");
+    assert.equal(read.sourceTx?.txHash, after.txHash);
+    assert.equal(await claimOf(ack.orderId), after.txHash);
   });
 
   test("a release that pays less, another recipient or another token reads mismatched (final), not released; paying more is released", async () => {
