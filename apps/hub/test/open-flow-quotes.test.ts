@@ -763,6 +763,26 @@ describe("open-flow quotes from an external aggregator (stand-in)", () => {
     );
   });
 
+  test("an open-flow answer that falls under openFlowMinValidityMs while another aggregator is still answering is dropped at the round's end", async () => {
+    // 16 s left on arrival passes the open flow's 15 s; 1.5 s later, when the slower aggregator has
+    // answered, it no longer does (the round's 5 s would still have let it through).
+    standIn.answer = (request) =>
+      ok({ ...bridgeAnswer(request), expiresAt: new Date(Date.now() + 16_000).toISOString() });
+    second.answer = (request) => ok({ ...bridgeAnswer(request), amountOut: "998000" });
+    second.delayMs = 1500;
+    const before = await pair.metric("hub_quote_vetting_rejections_total", {
+      provider: "ext",
+      reason: "expired",
+    });
+    const winner = quoteWinnerSchema.parse(dataOf(await pair.post("/v1/quote", crossChain())));
+    assert.equal(winner.lane, "open-flow");
+    assert.equal(winner.provider, "ext2.stand-in-bridge", "the better offer had under 15 s left at the end");
+    assert.equal(
+      await pair.metric("hub_quote_vetting_rejections_total", { provider: "ext", reason: "expired" }),
+      before + 1,
+    );
+  });
+
   test("prepare with an external offer stores the winner under the preparationId; a replay returns it unchanged", async () => {
     const body = { ...crossChain(), preparationId: "prep-open-flow-1", provider: "ext.stand-in-bridge" };
     const first = preparedQuoteSchema.parse(dataOf(await pair.post("/v1/quote/prepare", body)));

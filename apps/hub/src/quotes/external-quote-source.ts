@@ -116,7 +116,11 @@ export function discloseExternalWinner(
 }
 
 /** A vetted external answer as a candidate of the round. */
-export function externalCandidate(quote: VettedExternalQuote, route: QuoteRoute): QuoteCandidate {
+export function externalCandidate(
+  quote: VettedExternalQuote,
+  route: QuoteRoute,
+  openFlowMinValidityMs: number,
+): QuoteCandidate {
   return {
     providerId: quote.providerId,
     solverId: quote.solverId,
@@ -129,6 +133,7 @@ export function externalCandidate(quote: VettedExternalQuote, route: QuoteRoute)
     etaSeconds: quote.etaSeconds,
     validUntilMs: quote.validUntilMs,
     registrableForMs: undefined,
+    ...(quote.lane === "open-flow" ? { minValidityMs: openFlowMinValidityMs } : {}),
     onchainOrderId: undefined,
     disclose: (identity) => {
       const { winner, template } = discloseExternalWinner(quote, route, identity);
@@ -202,7 +207,10 @@ export function createExternalQuoteSource(deps: ExternalQuoteSourceDeps): Candid
     if (scope.solverId !== undefined && vetted.quote.solverId !== scope.solverId) {
       return { kind: "quote", candidates: [] };
     }
-    return { kind: "quote", candidates: [externalCandidate(vetted.quote, route)] };
+    return {
+      kind: "quote",
+      candidates: [externalCandidate(vetted.quote, route, deps.openFlowMinValidityMs)],
+    };
   }
 
   return {

@@ -30,6 +30,12 @@ export interface QuoteCandidate {
   validUntilMs: number;
   /** How long after issue the quote stays registrable: expiresAt (undefined), or longer on the proxy lanes. */
   registrableForMs: number | undefined;
+  /**
+   * The validity the candidate must still have once every source of the round has answered; the
+   * round's own minimum when undefined. Open-flow winners ask more: the user mines two transactions
+   * before POST /order, which refuses a first registration after expiresAt.
+   */
+  minValidityMs?: number;
   /** The on-chain order id when the hub knows it at quote time. */
   onchainOrderId: `0x${string}` | undefined;
   /**

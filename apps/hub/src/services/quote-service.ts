@@ -122,7 +122,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
     const candidates = settled
       .flatMap((result) => (result.status === "fulfilled" ? result.value : []))
       .filter((candidate) => {
-        if (candidate.validUntilMs - endMs >= MIN_SIGNING_WINDOW_MS) return true;
+        if (candidate.validUntilMs - endMs >= (candidate.minValidityMs ?? MIN_SIGNING_WINDOW_MS)) return true;
         deps.metrics.vettingRejected(candidate.providerId, "expired");
         deps.logger.warn(
           {
