@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { type HubOrderStatus, type OrderCreateAck, hubOrderId } from "@hub/contract";
+import { type HubOrderStatus, hubOrderId, hubOrderStatusSchema, type OrderCreateAck } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import { createTestDatabases, type TestDatabase } from "@hub/store";
 import { pino } from "pino";
@@ -83,7 +83,7 @@ async function statusOf(orderId: string, org: string, subject?: string): Promise
   const answer = await readStatus(orderId, org, subject);
   const envelope = envelopeOf(answer);
   assert.equal(envelope.success, true, answer.body.toString());
-  return envelope.data as HubOrderStatus;
+  return hubOrderStatusSchema.parse(envelope.data);
 }
 
 function block(number: number): ChainBlock {

@@ -45,9 +45,8 @@ export interface OpenFlowStatus {
 }
 
 /**
- * How much earlier than the quote's issue time a deposit's block may be stamped and still count. Block
- * timestamps are whole seconds set by the block producer, and the hub's clock is not the chain's: 60 s
- * absorbs that drift, while a deposit made minutes before the quote existed cannot be the quote's.
+ * Block times are whole seconds set by the block producer, not the hub's clock: a deposit may be
+ * stamped this much before the quote's issue time and still be the quote's.
  */
 export const DEPOSIT_CLOCK_SKEW_SECONDS = 60;
 
@@ -86,12 +85,8 @@ async function readClaimedDeposit(sql: SqlExecutor, orderId: string): Promise<Br
 }
 
 /**
- * Claims for the registration the first Deposited log on the source chain that carries the quote's
- * ref and exactly its terms, was made by the quote's sourceAccount (when the quote named one), sits in
- * a block stamped no earlier than the issue time minus the skew, and no other registration has
- * claimed. One statement: the UPDATE takes the registration only while it has no live claim, so
- * concurrent readers of one order claim once; the UNIQUE claim columns refuse a log another order took
- * in the meantime (the caller then tries the next candidate).
+ * Claims the first matching log no other registration holds, only while this one has no live claim
+ * (concurrent readers of one order claim once); the UNIQUE claim refuses a log another order just took.
  */
 async function claimFirstCandidate(
   sql: SqlExecutor,
