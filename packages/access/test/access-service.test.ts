@@ -140,7 +140,10 @@ for (const { driver, skip } of databases.drivers) {
         let tick = Date.parse("2026-01-01T00:00:00Z");
         const service = createAccessService({
           store: createAccessStore(fresh.sql),
-          now: () => new Date((tick += 1000)),
+          now: () => {
+            tick += 1000;
+            return new Date(tick);
+          },
         });
         const names = ["one", "two", "three"];
         for (const name of names) await service.createOrganization(name);
