@@ -14,6 +14,8 @@ interface RegistrationRow {
   submitted_at: Date | string;
   issued_at: Date | string;
   template: Record<string, unknown> | string;
+  /** The claimed deposit's log, read in the same statement; null columns while nothing is claimed. */
+  claimed_tx_hash: string | null;
 }
 
 interface BridgeLogRow {
@@ -84,42 +86,28 @@ async function readClaimedDeposit(sql: SqlExecutor, orderId: string): Promise<Br
   return rows[0];
 }
 
-/**
- * Claims the first matching log no other registration holds, only while this one has no live claim
- * (concurrent readers of one order claim once); the UNIQUE claim refuses a log another order just took.
- */
-async function claimFirstCandidate(
+interface CandidateRow extends BridgeLogRow {
+  chain_domain: string;
+}
+
+/** The first matching Deposited log no other registration holds (a read: most refreshes find none). */
+async function firstCandidate(
   sql: SqlExecutor,
-  orderId: string,
   template: OpenFlowTemplate,
   deposit: OpenFlowDeposit,
   notBeforeSeconds: number,
-  at: Date,
-): Promise<BridgeLogRow | undefined> {
-  const rows = await sql.query<BridgeLogRow>(
-    `WITH candidate AS (
-       SELECT d.chain_domain, ${LOG_COLUMNS} FROM bridge_deposits d
-        WHERE d.chain_domain = $2 AND d.ref = $3 AND d.bridge = $4 AND d.token = $5 AND d.amount = $6::numeric
-          AND d.destination_chain_id = $7::numeric AND d.recipient = $8
-          AND ($9::text IS NULL OR d.depositor = $9) AND d.block_timestamp >= $10::bigint
-          AND NOT EXISTS (
-            SELECT 1 FROM open_flow_registrations o
-             WHERE o.deposit_chain_domain = d.chain_domain AND o.deposit_tx_hash = d.tx_hash
-               AND o.deposit_log_index = d.log_index)
-        ORDER BY d.block_number, d.log_index LIMIT 1)
-     UPDATE open_flow_registrations r
-        SET deposit_chain_domain = c.chain_domain, deposit_tx_hash = c.tx_hash,
-            deposit_log_index = c.log_index, deposit_claimed_at = $11
-       FROM candidate c
-      WHERE r.hub_order_id = $1
-        AND (r.deposit_tx_hash IS NULL OR NOT EXISTS (
-              SELECT 1 FROM bridge_deposits g
-               WHERE g.chain_domain = r.deposit_chain_domain AND g.tx_hash = r.deposit_tx_hash
-                 AND g.log_index = r.deposit_log_index))
-     RETURNING c.tx_hash, c.log_index, c.block_number, c.block_hash, c.block_timestamp, c.deposit_id,
-               c.amount, c.observed_at`,
+): Promise<CandidateRow | undefined> {
+  const rows = await sql.query<CandidateRow>(
+    `SELECT d.chain_domain, ${LOG_COLUMNS} FROM bridge_deposits d
+      WHERE d.chain_domain = $1 AND d.ref = $2 AND d.bridge = $3 AND d.token = $4 AND d.amount = $5::numeric
+        AND d.destination_chain_id = $6::numeric AND d.recipient = $7
+        AND ($8::text IS NULL OR d.depositor = $8) AND d.block_timestamp >= $9::bigint
+        AND NOT EXISTS (
+          SELECT 1 FROM open_flow_registrations o
+           WHERE o.deposit_chain_domain = d.chain_domain AND o.deposit_tx_hash = d.tx_hash
+             AND o.deposit_log_index = d.log_index)
+      ORDER BY d.block_number, d.log_index LIMIT 1`,
     [
-      orderId,
       template.source.chainDomain,
       deposit.ref.toLowerCase(),
       deposit.bridge.toLowerCase(),
@@ -129,14 +117,33 @@ async function claimFirstCandidate(
       deposit.recipient.toLowerCase(),
       template.sourceAccount?.toLowerCase() ?? null,
       String(notBeforeSeconds),
-      at.toISOString(),
     ],
   );
   return rows[0];
 }
 
 /**
- * The registration's deposit: the one it claimed, else the first matching log no other registration
+ * Claims the candidate for this order, only while the order has no live claim (concurrent readers of
+ * one order claim once). The UNIQUE claim refuses a log another order took since it was selected.
+ * Whether this read set the claim.
+ */
+async function claim(sql: SqlExecutor, orderId: string, candidate: CandidateRow, at: Date): Promise<boolean> {
+  const rows = await sql.query<{ hub_order_id: string }>(
+    `UPDATE open_flow_registrations r
+        SET deposit_chain_domain = $2, deposit_tx_hash = $3, deposit_log_index = $4, deposit_claimed_at = $5
+      WHERE r.hub_order_id = $1
+        AND (r.deposit_tx_hash IS NULL OR NOT EXISTS (
+              SELECT 1 FROM bridge_deposits g
+               WHERE g.chain_domain = r.deposit_chain_domain AND g.tx_hash = r.deposit_tx_hash
+                 AND g.log_index = r.deposit_log_index))
+     RETURNING r.hub_order_id`,
+    [orderId, candidate.chain_domain, candidate.tx_hash, candidate.log_index, at.toISOString()],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * The registration's deposit: the one it claimed (read with the registration), else the first matching log no other registration
  * holds, claimed now. A claim whose log is no longer indexed (the chain's history was forgotten) is
  * replaced by the next match.
  */
@@ -146,19 +153,19 @@ async function depositOf(
   template: OpenFlowTemplate,
   issuedAt: Date,
   at: Date,
+  claimed: BridgeLogRow | undefined,
 ): Promise<BridgeLogRow | undefined> {
   const { deposit } = template;
   if (!deposit) return undefined;
-  const claimed = await readClaimedDeposit(sql, orderId);
   if (claimed) return claimed;
   const notBeforeSeconds = Math.floor(issuedAt.getTime() / 1000) - DEPOSIT_CLOCK_SKEW_SECONDS;
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt += 1) {
+    // A refresh with nothing to claim stays a read; the write happens once, when a deposit appears.
+    const candidate = await firstCandidate(sql, template, deposit, notBeforeSeconds);
+    if (!candidate) return undefined;
     try {
-      // Nothing claimed: no candidate, or a concurrent reader of this order claimed first.
-      return (
-        (await claimFirstCandidate(sql, orderId, template, deposit, notBeforeSeconds, at)) ??
-        (await readClaimedDeposit(sql, orderId))
-      );
+      // Not set here: a concurrent reader of this order claimed first.
+      return (await claim(sql, orderId, candidate, at)) ? candidate : await readClaimedDeposit(sql, orderId);
     } catch (error) {
       if (!isUniqueViolation(error, "open_flow_registrations_deposit_claim_once")) throw error;
     }
@@ -227,11 +234,14 @@ export async function readOpenFlowStatus(
   orderId: string,
   at: Date,
 ): Promise<OpenFlowStatus | undefined> {
-  const [registration] = await sql.query<RegistrationRow>(
-    `SELECT s.hub_order_id, s.quote_id, s.org_id, r.lane, s.submitted_at, q.issued_at, q.template
+  const [registration] = await sql.query<RegistrationRow & BridgeLogRow>(
+    `SELECT s.hub_order_id, s.quote_id, s.org_id, r.lane, s.submitted_at, q.issued_at, q.template,
+            d.tx_hash AS claimed_tx_hash, ${LOG_COLUMNS}
        FROM open_flow_registrations r
        JOIN submissions s ON s.hub_order_id = r.hub_order_id
        JOIN quotes q ON q.quote_id = r.quote_id
+       LEFT JOIN bridge_deposits d ON d.chain_domain = r.deposit_chain_domain
+                                  AND d.tx_hash = r.deposit_tx_hash AND d.log_index = r.deposit_log_index
       WHERE r.hub_order_id = $1 AND s.state = 'acked'`,
     [orderId],
   );
@@ -253,7 +263,8 @@ export async function readOpenFlowStatus(
   }
   const source = template.source.chainDomain;
   const destination = template.destination.chainDomain;
-  const deposit = await depositOf(sql, orderId, template, new Date(registration.issued_at), at);
+  const claimed = registration.claimed_tx_hash === null ? undefined : registration;
+  const deposit = await depositOf(sql, orderId, template, new Date(registration.issued_at), at, claimed);
   const release = deposit && (await findRelease(sql, destination, deposit.deposit_id));
   const mismatch = release && releaseMismatch(template, release);
   const watermarks = await observationMarks(sql, source === destination ? [source] : [source, destination]);
