@@ -5,6 +5,7 @@ import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
+import { createWalletClient, erc20Abi, http, publicActions } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
 const root = new URL("../../../", import.meta.url).pathname;
@@ -201,6 +202,103 @@ test("on the npm start stack a wallet's EIP-3009 order goes from quote to a SETT
     }
     const upstream = await api<unknown>("GET", `/order/${ack.data.hubOrderId}/status`);
     assert.equal(upstream.success, true, JSON.stringify(upstream));
+  } finally {
+    stack.child.kill("SIGTERM");
+    await stack.exited;
+  }
+});
+
+test("on the npm start stack a wallet's open-flow order goes from quote through POST /order to released on GET /status", async () => {
+  const stack = startStack();
+  try {
+    await waitFor(() => /ready in \d+ ms/.test(stack.output()), "the ready line");
+    const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
+    const subject = "npm-start-open-flow";
+    const api = async <T>(method: string, path: string, body?: unknown) => {
+      const headers: Record<string, string> = { "x-api-key": dev.apiKey, "x-service-subject": subject };
+      if (body) headers["content-type"] = "application/json";
+      const answer = await fetch(`${dev.baseUrl}${path}`, {
+        method,
+        headers,
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return (await answer.json()) as { success: boolean; data: T };
+    };
+    type Chain = { chainDomain: string; assets: { symbol: string; key: string }[] };
+    const catalog = await api<{ families: { evm: Chain[] } }>("GET", "/catalog");
+    const [origin, destination] = catalog.data.families.evm as [Chain, Chain];
+    const usdc = (chain: Chain) => chain.assets.find((asset) => asset.symbol === "USDC")!.key;
+    const account = privateKeyToAccount(dev.accounts[3]!.privateKey as `0x${string}`);
+    type Tx = { chainId: string; to: `0x${string}`; data: `0x${string}`; value: string };
+    const quote = await api<{
+      lane: string;
+      quoteId: string;
+      signIntent: string;
+      disclosure: { signableHash: string };
+      executionTx: {
+        approvals: { chainId: string; token: `0x${string}`; spender: `0x${string}`; amount: string }[];
+        steps: Tx[];
+      };
+    }>("POST", "/quote/prepare", {
+      sourceAsset: usdc(origin),
+      destinationAsset: usdc(destination),
+      amount: "1500000",
+      recipient: account.address,
+      sourceAccount: account.address,
+      // The external aggregator the default stack configures beside the OIF one.
+      preparationId: "hub-start-open-flow",
+      provider: "devnet-external.devnet-bridge",
+    });
+    assert.equal(quote.success, true, JSON.stringify(quote));
+    assert.equal(quote.data.lane, "open-flow");
+    const walletOn = (chainDomain: string) => {
+      const chain = dev.chains.find((entry) => entry.chainDomain === chainDomain);
+      assert.ok(chain, `executionTx names a chain of the stack: ${chainDomain}`);
+      return createWalletClient({ account, transport: http(chain.rpcUrl) }).extend(publicActions);
+    };
+    const mined = async (client: ReturnType<typeof walletOn>, hash: `0x${string}`) => {
+      const receipt = await client.waitForTransactionReceipt({ hash });
+      assert.equal(receipt.status, "success");
+    };
+    for (const approval of quote.data.executionTx.approvals) {
+      const client = walletOn(approval.chainId);
+      const hash = await client.writeContract({
+        chain: null,
+        address: approval.token,
+        abi: erc20Abi,
+        functionName: "approve",
+        args: [approval.spender, BigInt(approval.amount)],
+      });
+      await mined(client, hash);
+    }
+    for (const step of quote.data.executionTx.steps) {
+      const client = walletOn(step.chainId);
+      const hash = await client.sendTransaction({
+        chain: null,
+        to: step.to,
+        data: step.data,
+        value: BigInt(step.value),
+      });
+      await mined(client, hash);
+    }
+    const ack = await api<{ orderId: string; quoteId: string }>("POST", "/order", {
+      quoteId: quote.data.quoteId,
+      artifactHash: quote.data.disclosure.signableHash,
+      signature: await account.signMessage({ message: quote.data.signIntent }),
+      signer: account.address,
+      scheme: "eip191",
+    });
+    assert.equal(ack.success, true, JSON.stringify(ack));
+    assert.equal(ack.data.quoteId, quote.data.quoteId);
+    const deadline = Date.now() + 60_000;
+    let state: string | undefined;
+    while (state !== "released") {
+      if (Date.now() > deadline) throw new Error(`GET /status stayed at ${state}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const status = await api<{ state: string; final: boolean }>("GET", `/status/${ack.data.orderId}`);
+      assert.equal(status.success, true, JSON.stringify(status));
+      state = status.data.state;
+    }
   } finally {
     stack.child.kill("SIGTERM");
     await stack.exited;
