@@ -1,11 +1,5 @@
 import type { ExternalProviderConfig } from "./providers-config.js";
-import {
-  createUpstreamSender,
-  parseJson,
-  refusalOf,
-  retryAfterSeconds,
-  type UnavailableReason,
-} from "./upstream-http.js";
+import { createUpstreamSender, parseJson, readFailureOf, type UnavailableReason } from "./upstream-http.js";
 
 /** Body of an external aggregator's `POST /quote`. */
 export interface ExternalQuoteRequest {
@@ -47,8 +41,23 @@ export interface ExternalAggregatorClient {
 /** Refusals that say the aggregator has no offer for this request (not that the request is wrong). */
 const NO_QUOTE_ERRORS = new Set(["NO_ROUTE", "INSUFFICIENT_LIQUIDITY"]);
 
-function isJsonObject(value: unknown): boolean {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+/** A success answer's body: a JSON object, else the read is unavailable (malformed). */
+function jsonObjectOf(
+  text: string,
+):
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; failure: { kind: "unavailable"; reason: "malformed"; cause: string } } {
+  const json = parseJson(text);
+  if (!json.ok)
+    return { ok: false, failure: { kind: "unavailable", reason: "malformed", cause: json.cause } };
+  const { value } = json;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return {
+      ok: false,
+      failure: { kind: "unavailable", reason: "malformed", cause: "answer is not a JSON object" },
+    };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
 }
 
 /** An external aggregator client over one keep-alive pool, each call under the provider's timeout and the caller's signal. */
@@ -67,54 +76,27 @@ export function createExternalAggregatorClient(
       const sent = await send("POST", "/quote", request, signal);
       if (!sent.ok) return { kind: "unavailable", reason: sent.reason, cause: sent.cause };
       const { answer } = sent;
-      const status = answer.statusCode;
-      if (status === 200) {
-        const json = parseJson(answer.text);
-        if (!json.ok) return { kind: "unavailable", reason: "malformed", cause: json.cause };
-        if (!isJsonObject(json.value)) {
-          return { kind: "unavailable", reason: "malformed", cause: "answer is not a JSON object" };
-        }
-        return { kind: "quote", quote: json.value, latencyMs: now() - started };
+      if (answer.statusCode === 200) {
+        const json = jsonObjectOf(answer.text);
+        return json.ok ? { kind: "quote", quote: json.value, latencyMs: now() - started } : json.failure;
       }
-      if (status === 401 || status === 403) return { kind: "auth-refused", httpStatus: status };
-      if (status === 429)
-        return { kind: "rate-limited", retryAfterSeconds: retryAfterSeconds(answer.headers) };
-      if (status >= 400 && status < 500) {
-        const refusal = refusalOf(answer);
-        if (refusal.error !== undefined && NO_QUOTE_ERRORS.has(refusal.error))
-          return { kind: "no-quotes", httpStatus: status, ...refusal };
-        return { kind: "refused", httpStatus: status, ...refusal };
+      const failure = readFailureOf(answer);
+      if (failure.kind === "refused" && failure.error !== undefined && NO_QUOTE_ERRORS.has(failure.error)) {
+        return { ...failure, kind: "no-quotes" };
       }
-      return {
-        kind: "unavailable",
-        reason: status >= 500 ? "server-error" : "malformed",
-        cause: `HTTP ${status}: ${answer.text.slice(0, 200)}`,
-      };
+      return failure;
     },
 
     async getQuote(upstreamQuoteId, signal) {
       const sent = await send("GET", `/quotes/${encodeURIComponent(upstreamQuoteId)}`, undefined, signal);
       if (!sent.ok) return { kind: "unavailable", reason: sent.reason, cause: sent.cause };
       const { answer } = sent;
-      const status = answer.statusCode;
-      if (status === 200) {
-        const json = parseJson(answer.text);
-        if (!json.ok) return { kind: "unavailable", reason: "malformed", cause: json.cause };
-        if (!isJsonObject(json.value)) {
-          return { kind: "unavailable", reason: "malformed", cause: "answer is not a JSON object" };
-        }
-        return { kind: "found", quote: json.value };
+      if (answer.statusCode === 200) {
+        const json = jsonObjectOf(answer.text);
+        return json.ok ? { kind: "found", quote: json.value } : json.failure;
       }
-      if (status === 404) return { kind: "not-found" };
-      if (status === 401 || status === 403) return { kind: "auth-refused", httpStatus: status };
-      if (status === 429)
-        return { kind: "rate-limited", retryAfterSeconds: retryAfterSeconds(answer.headers) };
-      if (status >= 400 && status < 500) return { kind: "refused", httpStatus: status, ...refusalOf(answer) };
-      return {
-        kind: "unavailable",
-        reason: status >= 500 ? "server-error" : "malformed",
-        cause: `HTTP ${status}: ${answer.text.slice(0, 200)}`,
-      };
+      if (answer.statusCode === 404) return { kind: "not-found" };
+      return readFailureOf(answer);
     },
 
     close,

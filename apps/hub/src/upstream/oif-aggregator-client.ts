@@ -5,6 +5,7 @@ import type { OifProviderConfig } from "./providers-config.js";
 import {
   createUpstreamSender,
   parseJson,
+  readFailureOf,
   refusalOf,
   retryAfterSeconds,
   type UnavailableReason,
@@ -89,21 +90,12 @@ export function createOifAggregatorClient(
         }
         return { kind: "quotes", quotes: parsed.data.quotes, latencyMs: now() - started };
       }
-      if (status === 401 || status === 403) return { kind: "auth-refused", httpStatus: status };
-      if (status === 429)
-        return { kind: "rate-limited", retryAfterSeconds: retryAfterSeconds(answer.headers) };
-      if (status >= 400 && status < 500) {
-        const refusal = refusalOf(answer);
-        // The reference answers a round in which no solver quoted with 400 AGGREGATION_ERROR.
-        if (refusal.error === "AGGREGATION_ERROR")
-          return { kind: "no-quotes", httpStatus: status, ...refusal };
-        return { kind: "refused", httpStatus: status, ...refusal };
+      const failure = readFailureOf(answer);
+      // The reference answers a round in which no solver quoted with 400 AGGREGATION_ERROR.
+      if (failure.kind === "refused" && failure.error === "AGGREGATION_ERROR") {
+        return { ...failure, kind: "no-quotes" };
       }
-      return {
-        kind: "unavailable",
-        reason: status >= 500 ? "server-error" : "malformed",
-        cause: `HTTP ${status}: ${answer.text.slice(0, 200)}`,
-      };
+      return failure;
     },
 
     async submitOrder(input, signal) {
@@ -173,15 +165,7 @@ export function createOifAggregatorClient(
         return { kind: "found", order: parsed.data };
       }
       if (status === 404) return { kind: "not-found" };
-      if (status === 401 || status === 403) return { kind: "auth-refused", httpStatus: status };
-      if (status === 429)
-        return { kind: "rate-limited", retryAfterSeconds: retryAfterSeconds(answer.headers) };
-      if (status >= 400 && status < 500) return { kind: "refused", httpStatus: status, ...refusalOf(answer) };
-      return {
-        kind: "unavailable",
-        reason: status >= 500 ? "server-error" : "malformed",
-        cause: `HTTP ${status}: ${answer.text.slice(0, 200)}`,
-      };
+      return readFailureOf(answer);
     },
 
     close,

@@ -104,6 +104,29 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
   }
 }
 
+/** How a read (a quote, a lookup) ends when the upstream did not answer it with success. */
+export type ReadFailure =
+  | { kind: "auth-refused"; httpStatus: number }
+  | { kind: "rate-limited"; retryAfterSeconds: number | undefined }
+  | { kind: "refused"; httpStatus: number; error: string | undefined; message: string }
+  | { kind: "unavailable"; reason: UnavailableReason; cause: string };
+
+/**
+ * A read's answer other than its success status: 401/403 auth-refused, 429 rate-limited, another 4xx
+ * refused with the upstream's `{error, message}`, a 5xx server-error and anything else malformed.
+ */
+export function readFailureOf(answer: RawAnswer): ReadFailure {
+  const status = answer.statusCode;
+  if (status === 401 || status === 403) return { kind: "auth-refused", httpStatus: status };
+  if (status === 429) return { kind: "rate-limited", retryAfterSeconds: retryAfterSeconds(answer.headers) };
+  if (status >= 400 && status < 500) return { kind: "refused", httpStatus: status, ...refusalOf(answer) };
+  return {
+    kind: "unavailable",
+    reason: status >= 500 ? "server-error" : "malformed",
+    cause: `HTTP ${status}: ${answer.text.slice(0, 200)}`,
+  };
+}
+
 async function readBounded(body: Dispatcher.ResponseData["body"]): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
