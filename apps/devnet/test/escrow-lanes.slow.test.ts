@@ -12,6 +12,7 @@ import {
 import { type Hex, maxUint256, parseEther, parseUnits } from "viem";
 import type { OrderResponse } from "../src/aggregator/oif-order.js";
 import type { QuotesResponse } from "../src/aggregator/oif-quote.js";
+import { orderFromQuote } from "./escrow-quote-order.js";
 import {
   type AggregatorDevnet,
   call,
@@ -245,40 +246,7 @@ describe("devnet aggregator in front of two solvers, on real chains", () => {
     assert.equal((before.body as OrderResponse).status, "created");
 
     // Rebuild the StandardOrder from the signable payload, as the hub compiles the proxy step.
-    const message = quote.order.payload.message as {
-      permitted: { token: Hex; amount: string }[];
-      nonce: string;
-      deadline: string;
-      witness: {
-        user: Hex;
-        expires: number;
-        inputOracle: Hex;
-        outputs: {
-          oracle: Hex;
-          settler: Hex;
-          chainId: number;
-          token: Hex;
-          amount: string;
-          recipient: Hex;
-          callbackData: Hex;
-          context: Hex;
-        }[];
-      };
-    };
-    const order: StandardOrder = {
-      user: message.witness.user,
-      nonce: BigInt(message.nonce),
-      originChainId: BigInt(quote.order.payload.domain.chainId as number),
-      expires: message.witness.expires,
-      fillDeadline: Number(message.deadline),
-      inputOracle: message.witness.inputOracle,
-      inputs: message.permitted.map((p) => [BigInt(p.token), BigInt(p.amount)] as const),
-      outputs: message.witness.outputs.map((o) => ({
-        ...o,
-        chainId: BigInt(o.chainId),
-        amount: BigInt(o.amount),
-      })),
-    };
+    const order = orderFromQuote(quote);
     assert.equal(
       orderIdentifier(order, devnet.origin.chainId, devnet.origin.contracts.inputSettlerEscrow).slice(2),
       ack.orderId,
