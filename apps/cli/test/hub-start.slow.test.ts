@@ -77,6 +77,20 @@ interface DevFile {
   accounts: { address: string; privateKey: string }[];
 }
 
+/** Calls the stack's gateway with the development key under one subject; the envelope as JSON. */
+function devApi(dev: DevFile, subject: string) {
+  return async <T>(method: string, path: string, body?: unknown) => {
+    const headers: Record<string, string> = { "x-api-key": dev.apiKey, "x-service-subject": subject };
+    if (body) headers["content-type"] = "application/json";
+    const answer = await fetch(`${dev.baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return (await answer.json()) as { success: boolean; data: T };
+  };
+}
+
 let firstDev: DevFile;
 
 test("hub start brings up the whole stack, writes dev.json once ready, and stops leaving no listener", async () => {
@@ -144,17 +158,7 @@ test("on the npm start stack a wallet's EIP-3009 order goes from quote to a SETT
   try {
     await waitFor(() => /ready in \d+ ms/.test(stack.output()), "the ready line");
     const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
-    const subject = "npm-start-wallet";
-    const api = async <T>(method: string, path: string, body?: unknown) => {
-      const headers: Record<string, string> = { "x-api-key": dev.apiKey, "x-service-subject": subject };
-      if (body) headers["content-type"] = "application/json";
-      const answer = await fetch(`${dev.baseUrl}${path}`, {
-        method,
-        headers,
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      return (await answer.json()) as { success: boolean; data: T };
-    };
+    const api = devApi(dev, "npm-start-wallet");
     const catalog = await api<{ families: { evm: { assets: { symbol: string; key: string }[] }[] } }>(
       "GET",
       "/catalog",
@@ -213,17 +217,7 @@ test("on the npm start stack a wallet's open-flow order goes from quote through 
   try {
     await waitFor(() => /ready in \d+ ms/.test(stack.output()), "the ready line");
     const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
-    const subject = "npm-start-open-flow";
-    const api = async <T>(method: string, path: string, body?: unknown) => {
-      const headers: Record<string, string> = { "x-api-key": dev.apiKey, "x-service-subject": subject };
-      if (body) headers["content-type"] = "application/json";
-      const answer = await fetch(`${dev.baseUrl}${path}`, {
-        method,
-        headers,
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      return (await answer.json()) as { success: boolean; data: T };
-    };
+    const api = devApi(dev, "npm-start-open-flow");
     type Chain = { chainDomain: string; assets: { symbol: string; key: string }[] };
     const catalog = await api<{ families: { evm: Chain[] } }>("GET", "/catalog");
     const [origin, destination] = catalog.data.families.evm as [Chain, Chain];
