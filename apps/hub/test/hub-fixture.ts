@@ -230,6 +230,58 @@ export function assertRefusal(answer: HubAnswer, code: ErrorCode, reference?: st
   return entry;
 }
 
+/**
+ * One call through a listening gateway with a secret key, the answer held to the route's contract:
+ * the `api` of the test stacks that put the real gateway in front of the hub.
+ */
+export function gatewayCaller(gatewayUrl: string, key: string) {
+  return async (
+    method: "GET" | "POST",
+    path: string,
+    { subject, json }: { subject?: string; json?: unknown } = {},
+  ): Promise<{ status: number; envelope: Envelope; text: string }> => {
+    const response = await fetch(`${gatewayUrl}${path}`, {
+      method,
+      headers: {
+        "x-api-key": key,
+        ...(subject === undefined ? {} : { "x-service-subject": subject }),
+        ...(json === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+    });
+    const text = await response.text();
+    const answer = answerOf(
+      {
+        statusCode: response.status,
+        headers: Object.fromEntries(response.headers.entries()),
+        body: Buffer.from(text),
+      } as HubAnswer,
+      method,
+      path,
+    );
+    return { status: response.status, envelope: envelopeOf(answer), text };
+  };
+}
+
+/** JSON to a devnet's control API (`<devnetUrl>/control<path>`); throws on a non-2xx. */
+export function devnetControl(devnetUrl: string) {
+  return async (
+    method: "GET" | "POST" | "PUT" | "DELETE",
+    path: string,
+    body?: unknown,
+  ): Promise<unknown> => {
+    const response = await fetch(`${devnetUrl}/control${path}`, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`control ${method} ${path}: ${response.status} ${text}`);
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  };
+}
+
 /** Writes a file under the OS temp dir and returns its path. */
 export function tempFile(name: string, content: string): string {
   const path = join(tmpdir(), `hub-test-${process.pid}-${Date.now()}-${name}`);

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAccessService } from "@hub/access";
-import type { CatalogChain, Envelope, ErrorCode, HubAnswer } from "@hub/contract";
+import type { CatalogChain, Envelope, ErrorCode } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import { type ChainClients, createChainClients, createDevnet, type Devnet } from "@hub/devnet-app";
 import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
@@ -12,7 +12,7 @@ import { pino } from "pino";
 import { createHubApp, devnetProvider, type HubApp, type ProviderConfigInput } from "../src/index.js";
 import { reconcilerChainsFromManifest } from "../src/reconciler/reconciler-chains-from-manifest.js";
 import { devnetExternalProvider } from "../src/upstream/providers-config.js";
-import { answerOf, envelopeOf } from "./hub-fixture.js";
+import { devnetControl, gatewayCaller } from "./hub-fixture.js";
 
 const SECRET = "lane-test-gateway-secret-0123456789abcdef";
 
@@ -129,39 +129,8 @@ export async function startLaneStack(options: LaneStackOptions = {}): Promise<La
     destination,
     hubClock,
     providers,
-    async api(method, path, { subject, json } = {}) {
-      const response = await fetch(`${gatewayUrl}${path}`, {
-        method,
-        headers: {
-          "x-api-key": key,
-          ...(subject === undefined ? {} : { "x-service-subject": subject }),
-          ...(json === undefined ? {} : { "content-type": "application/json" }),
-        },
-        ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-      });
-      const text = await response.text();
-      const answer = answerOf(
-        {
-          statusCode: response.status,
-          headers: Object.fromEntries(response.headers.entries()),
-          body: Buffer.from(text),
-        } as HubAnswer,
-        method,
-        path,
-      );
-      return { status: response.status, envelope: envelopeOf(answer), text };
-    },
-    async control(method, path, body) {
-      const response = await fetch(`${devnet.url}/control${path}`, {
-        method,
-        ...(body === undefined
-          ? {}
-          : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-      });
-      const text = await response.text();
-      if (!response.ok) throw new Error(`control ${method} ${path}: ${response.status} ${text}`);
-      return text ? (JSON.parse(text) as unknown) : undefined;
-    },
+    api: gatewayCaller(gatewayUrl, key),
+    control: devnetControl(devnet.url),
     async stop() {
       await gateway.close();
       await credentials.close();

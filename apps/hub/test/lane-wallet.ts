@@ -130,19 +130,3 @@ export function reportLaneTiming(lane: string, quotedAtMs: number): number {
   console.log(`LANE_TIMING ${JSON.stringify({ lane, quoteToFinalMs })}`);
   return quoteToFinalMs;
 }
-
-/** Polls until check returns a value, or fails after the deadline. */
-export async function eventually<T>(
-  what: string,
-  check: () => Promise<T | undefined>,
-  deadlineMs = 30_000,
-  everyMs = 250,
-): Promise<T> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`not within ${deadlineMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}

@@ -3,7 +3,6 @@ import { createAccessService } from "@hub/access";
 import {
   type CatalogChain,
   type ErrorCode,
-  type HubAnswer,
   hubOrderId,
   type QuoteWinner,
   quoteWinnerSchema,
@@ -17,7 +16,7 @@ import { type Hex, maxUint256, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { createHubApp, type HubApp } from "../src/index.js";
 import { createReservationAdmin, type ReservationAdmin } from "../src/submissions/reservation-admin.js";
-import { answerOf, envelopeOf } from "./hub-fixture.js";
+import { type envelopeOf, gatewayCaller } from "./hub-fixture.js";
 import { startUpstreamProxy, type UpstreamProxy } from "./submission-upstream-proxy.js";
 import type { HubTestDevnet } from "./upstream-devnet.js";
 
@@ -105,28 +104,7 @@ export async function startSubmissionStack(
     origin,
     destination,
     chains: createChainClients(devnet.manifest),
-    async api(method, path, { subject, json } = {}) {
-      const response = await fetch(`${gatewayUrl}${path}`, {
-        method,
-        headers: {
-          "x-api-key": key,
-          ...(subject === undefined ? {} : { "x-service-subject": subject }),
-          ...(json === undefined ? {} : { "content-type": "application/json" }),
-        },
-        ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-      });
-      const text = await response.text();
-      const answer: HubAnswer = answerOf(
-        {
-          statusCode: response.status,
-          headers: Object.fromEntries(response.headers.entries()),
-          body: Buffer.from(text),
-        } as HubAnswer,
-        method,
-        path,
-      );
-      return { status: response.status, envelope: envelopeOf(answer), text };
-    },
+    api: gatewayCaller(gatewayUrl, key),
     async stop() {
       await gateway.close();
       await credentials.close();

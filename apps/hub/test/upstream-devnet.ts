@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Devnet, createDevnet } from "@hub/devnet-app";
 import { pino } from "pino";
+import { devnetControl } from "./hub-fixture.js";
 
 export interface HubTestDevnet extends Devnet {
   /** JSON to the devnet's control API; resolves to the parsed answer, throws on a non-2xx. */
@@ -21,17 +22,7 @@ export async function startHubTestDevnet(): Promise<HubTestDevnet> {
   });
   return {
     ...devnet,
-    async control(method, path, body) {
-      const response = await fetch(`${devnet.url}/control${path}`, {
-        method,
-        ...(body === undefined
-          ? {}
-          : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-      });
-      const text = await response.text();
-      if (!response.ok) throw new Error(`control ${method} ${path}: ${response.status} ${text}`);
-      return text ? (JSON.parse(text) as unknown) : undefined;
-    },
+    control: devnetControl(devnet.url),
     async stop() {
       try {
         await devnet.stop();
