@@ -11,7 +11,12 @@ import {
   type OpenFlowTemplate,
   openFlowTemplateFingerprint,
 } from "./open-flow-template.js";
-import type { CandidateSource, QuoteCandidate, WinnerIdentity } from "./quote-candidate.js";
+import {
+  type CandidateSource,
+  MIN_SIGNING_WINDOW_MS,
+  type QuoteCandidate,
+  type WinnerIdentity,
+} from "./quote-candidate.js";
 import type { QuoteMetrics } from "./quote-metrics.js";
 import type { QuoteRoute, RouteEnd } from "./resolve-quote-route.js";
 import { buildSignIntent } from "./sign-intent.js";
@@ -31,9 +36,6 @@ export interface ExternalQuoteSourceDeps {
    */
   openFlowMinValidityMs: number;
 }
-
-/** The least validity any other answer must have left when it is disclosed, as on the OIF lanes. */
-const MIN_SIGNING_WINDOW_MS = 5000;
 
 function legOf(end: RouteEnd, amount: bigint): OpenFlowLeg {
   return {

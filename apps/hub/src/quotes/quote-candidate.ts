@@ -1,5 +1,8 @@
 import type { Lane, QuoteWinner } from "@hub/contract";
 
+/** The least validity a quote must have left when it is disclosed, so the user can still act on it. */
+export const MIN_SIGNING_WINDOW_MS = 5000;
+
 /** The ids and expiry the hub gives a winner when it discloses it. */
 export interface WinnerIdentity {
   quoteRequestId: string;

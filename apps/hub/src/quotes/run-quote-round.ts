@@ -4,6 +4,7 @@ import type { Clock } from "../services/clock.js";
 import type { OifAggregatorClient, QuoteOutcome } from "../upstream/oif-aggregator-client.js";
 import { buildOifQuoteRequest } from "./build-oif-quote-request.js";
 import { type QuoteLane, quoteLanes } from "./quote-lanes.js";
+import { MIN_SIGNING_WINDOW_MS } from "./quote-candidate.js";
 import type { QuoteMetrics } from "./quote-metrics.js";
 import { compareQuotes } from "./rank-quotes.js";
 import type { QuoteRoute } from "./resolve-quote-route.js";
@@ -35,9 +36,6 @@ export interface QuoteRound {
 }
 
 type CallKind = QuoteOutcome["kind"];
-
-/** The least validity a quote must have left when it is disclosed, so a user can still sign it. */
-const MIN_SIGNING_WINDOW_MS = 5000;
 
 export function createQuoteRound(deps: QuoteRoundDeps): QuoteRound {
   const { metrics, logger, clock } = deps;

@@ -11,7 +11,11 @@ import {
 import type { Logger } from "pino";
 import { oifCandidate, quoteTerms } from "../quotes/disclose-winner.js";
 import { proxyLaneCandidates } from "../quotes/proxy-lane-candidate.js";
-import type { CandidateSource, QuoteCandidate } from "../quotes/quote-candidate.js";
+import {
+  type CandidateSource,
+  MIN_SIGNING_WINDOW_MS,
+  type QuoteCandidate,
+} from "../quotes/quote-candidate.js";
 import type { QuoteMetrics } from "../quotes/quote-metrics.js";
 import type { NewQuote, QuoteStore, StoredQuote } from "../quotes/quote-store.js";
 import { compareQuotes } from "../quotes/rank-quotes.js";
@@ -63,9 +67,6 @@ export interface QuoteServiceDeps {
   /** One quote-time chain read's timeout (the swap router on oif-swap-token); 2 s by default. */
   chainReadTimeoutMs?: number;
 }
-
-/** The least validity a winner must have left when it is disclosed, so the user can still act on it. */
-const MIN_SIGNING_WINDOW_MS = 5000;
 
 const PROVIDER_OFFER_ID = /^([A-Za-z0-9_-]{1,32})\.([A-Za-z0-9._-]{1,31})$/;
 
