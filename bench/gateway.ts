@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { generateApiKey, type HubTransport, hashApiKey } from "@hub/contract";
+import type { HubTransport } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import {
   createCredentialResolver,
@@ -18,6 +18,7 @@ import {
 } from "@hub/gateway-app";
 import { createHubApp } from "@hub/hub-app";
 import { pino } from "pino";
+import { singleKeyStore } from "./bench-gateway.js";
 import { benchCatalog } from "./gateway-catalog.js";
 
 const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
@@ -106,19 +107,7 @@ export async function run(options: Partial<LoadSettings> = {}): Promise<object> 
   await hub.app.listen({ port: 0, host: "127.0.0.1" });
   const hubUrl = `http://127.0.0.1:${(hub.app.server.address() as AddressInfo).port}`;
 
-  const key = generateApiKey();
-  const keyHash = hashApiKey(key);
-  const store = {
-    async findKeyByHash(hash: string) {
-      return hash === keyHash
-        ? { keyId: "key_bench", orgId: ORG, expiresAt: null, revokedAt: null }
-        : undefined;
-    },
-    async findProjectByPublicId() {
-      return undefined;
-    },
-    async markKeysUsed() {},
-  };
+  const { key, store } = singleKeyStore(ORG);
 
   async function startGateway(transport: HubTransport) {
     const credentials = createCredentialResolver({}, { store, logger: quiet });

@@ -4,18 +4,17 @@
 // before the clock starts; the load runs in this process (undici), so every rate is a lower bound.
 // `npm run bench -- openflow`, or standalone: `node --import tsx bench/openflow.ts`.
 // PGlite by default; PostgreSQL when DATABASE_URL is set.
-import type { AddressInfo } from "node:net";
 import { cpus, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
-import { generateApiKey, hashApiKey, type OrderCreateAck } from "@hub/contract";
+import type { OrderCreateAck } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
-import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
 import { createHubApp } from "@hub/hub-app";
 import { createTestDatabases, type SqlClient } from "@hub/store";
 import { pino } from "pino";
 import { Pool } from "undici";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { seedOpenFlowQuote } from "../apps/hub/test/open-flow-order-seed.js";
+import { startBenchGateway } from "./bench-gateway.js";
 import { benchCatalog } from "./gateway-catalog.js";
 
 const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
@@ -103,35 +102,8 @@ export async function run(
     sql,
     providers: [{ id: "ext", kind: "external-aggregator", baseUrl: "http://127.0.0.1:9" }],
   });
-  const key = generateApiKey();
-  const keyHash = hashApiKey(key);
-  const credentials = createCredentialResolver(
-    {},
-    {
-      store: {
-        async findKeyByHash(hash: string) {
-          return hash === keyHash
-            ? { keyId: "key_bench", orgId: ORG, expiresAt: null, revokedAt: null }
-            : undefined;
-        },
-        async findProjectByPublicId() {
-          return undefined;
-        },
-        async markKeysUsed() {},
-      },
-      logger: quiet,
-    },
-  );
-  const transport = createInProcessHubTransport(hub);
-  const gateway = createGatewayApp({
-    config: { hubCredential: HUB_SECRET, organizationPool: UNLIMITED },
-    credentials,
-    counters: createMemoryCounters(),
-    transport,
-    logger: pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false })),
-  });
-  await gateway.listen({ port: 0, host: "127.0.0.1" });
-  const url = `http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}`;
+  const gateway = await startBenchGateway(hub, { hubSecret: HUB_SECRET, organization: ORG });
+  const { url, key } = gateway;
   const pool = new Pool(url, { connections });
   const headers = { "x-api-key": key, "x-service-subject": SUBJECT };
 
@@ -238,8 +210,6 @@ export async function run(
   } finally {
     await pool.close();
     await gateway.close();
-    await credentials.close();
-    await transport.close();
     await hub.close();
     await db.dispose();
     await databases.dispose();

@@ -3,18 +3,16 @@
 // reads per order per 2 s under 10 pollers per order. The aggregator is a scripted stand-in (finalized for
 // the followed orders, executing for the polled ones); the load runs in this process (undici, keep-alive), so the read rate is a lower bound.
 // `npm run bench -- status`, or standalone: `node --import tsx bench/status.ts`.
-import type { AddressInfo } from "node:net";
 import { cpus, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
-import { generateApiKey, hashApiKey } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
-import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
 import { createHubApp } from "@hub/hub-app";
 import { createTestDatabases } from "@hub/store";
 import { pino } from "pino";
 import { Pool } from "undici";
 import { startScriptedAggregator } from "../apps/hub/test/fixtures/scripted-aggregator.js";
 import { seedAckedOrders } from "../apps/hub/test/order-status-seed.js";
+import { startBenchGateway } from "./bench-gateway.js";
 import { benchCatalog } from "./gateway-catalog.js";
 
 const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
@@ -46,35 +44,8 @@ export async function run(
     sql: db.sql,
     providers: [{ id: "scripted", kind: "oif-aggregator", baseUrl: aggregator.url, timeoutMs: 2000 }],
   });
-  const key = generateApiKey();
-  const keyHash = hashApiKey(key);
-  const credentials = createCredentialResolver(
-    {},
-    {
-      store: {
-        async findKeyByHash(hash: string) {
-          return hash === keyHash
-            ? { keyId: "key_bench", orgId: ORG, expiresAt: null, revokedAt: null }
-            : undefined;
-        },
-        async findProjectByPublicId() {
-          return undefined;
-        },
-        async markKeysUsed() {},
-      },
-      logger: quiet,
-    },
-  );
-  const transport = createInProcessHubTransport(hub);
-  const gateway = createGatewayApp({
-    config: { hubCredential: HUB_SECRET, organizationPool: { ratePerSecond: 1e9, burst: 1e9 } },
-    credentials,
-    counters: createMemoryCounters(),
-    transport,
-    logger: pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false })),
-  });
-  await gateway.listen({ port: 0, host: "127.0.0.1" });
-  const url = `http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}`;
+  const gateway = await startBenchGateway(hub, { hubSecret: HUB_SECRET, organization: ORG });
+  const { url, key } = gateway;
   const pool = new Pool(url, { connections });
   const headers = { "x-api-key": key, "x-service-subject": SUBJECT };
 
@@ -192,8 +163,6 @@ export async function run(
   } finally {
     await pool.close();
     await gateway.close();
-    await credentials.close();
-    await transport.close();
     await hub.close();
     await aggregator.close();
     await db.dispose();

@@ -1,0 +1,67 @@
+// The real gateway in front of a hub in this process (in-process transport), on 127.0.0.1, with one
+// generated API key for one organization and no pool or bucket a benchmark could reach. Shared by the
+// benchmarks that measure a route as a client sees it.
+import type { AddressInfo } from "node:net";
+import { generateApiKey, hashApiKey } from "@hub/contract";
+import { createMemoryCounters } from "@hub/counters";
+import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
+import type { HubApp } from "@hub/hub-app";
+import { pino } from "pino";
+
+export interface BenchGateway {
+  url: string;
+  /** The organization's secret key (`x-api-key`). */
+  key: string;
+  close(): Promise<void>;
+}
+
+/** A key store that knows one key, of `organization`: no database behind the gateway's lookups. */
+export function singleKeyStore(organization: string): {
+  key: string;
+  store: Parameters<typeof createCredentialResolver>[1]["store"];
+} {
+  const key = generateApiKey();
+  const keyHash = hashApiKey(key);
+  return {
+    key,
+    store: {
+      async findKeyByHash(hash: string) {
+        return hash === keyHash
+          ? { keyId: "key_bench", orgId: organization, expiresAt: null, revokedAt: null }
+          : undefined;
+      },
+      async findProjectByPublicId() {
+        return undefined;
+      },
+      async markKeysUsed() {},
+    },
+  };
+}
+
+export async function startBenchGateway(
+  hub: HubApp,
+  options: { hubSecret: string; organization: string },
+): Promise<BenchGateway> {
+  const quiet = pino({ level: "silent" });
+  const { key, store } = singleKeyStore(options.organization);
+  const credentials = createCredentialResolver({}, { store, logger: quiet });
+  const transport = createInProcessHubTransport(hub);
+  const gateway = createGatewayApp({
+    config: { hubCredential: options.hubSecret, organizationPool: { ratePerSecond: 1e9, burst: 1e9 } },
+    credentials,
+    counters: createMemoryCounters(),
+    transport,
+    // The gateway logs as in production: one info line per call, here to /dev/null.
+    logger: pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false })),
+  });
+  await gateway.listen({ port: 0, host: "127.0.0.1" });
+  return {
+    url: `http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}`,
+    key,
+    async close() {
+      await gateway.close();
+      await credentials.close();
+      await transport.close();
+    },
+  };
+}
