@@ -2,8 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { AccessError, type AccessService } from "@hub/access";
-import type { ReservationAdmin } from "@hub/hub-app";
+import { type Admin, AdminRefusal } from "@hub/admin";
 import type { Logger } from "pino";
 import {
   ADMIN_CHANNEL_PATH,
@@ -18,14 +17,8 @@ import { executeAdminRequest } from "./execute-admin-request.js";
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
-// By name, so the channel need not load the hub app to recognise its refusal.
-const isReservationRefusal = (error: unknown): error is Error & { code: string } =>
-  error instanceof Error && error.name === "ReservationRefusal";
-
 export interface AdminChannelDeps {
-  access: AccessService;
-  /** The submission reservations (hub admin reservations); absent, those verbs fail. */
-  reservations?: ReservationAdmin;
+  admin: Admin;
   dataDir: string;
   logger: Pick<Logger, "info" | "warn" | "error">;
 }
@@ -63,7 +56,7 @@ async function readBody(request: IncomingMessage): Promise<string | undefined> {
  * (mode 0600); every request must carry the token. stop() closes it and removes the file.
  */
 export async function startAdminChannel(deps: AdminChannelDeps): Promise<AdminChannel> {
-  const { access, dataDir, logger } = deps;
+  const { admin, dataDir, logger } = deps;
   const token = randomBytes(32).toString("base64url");
   const tokenDigest = digest(token);
 
@@ -102,11 +95,11 @@ export async function startAdminChannel(deps: AdminChannelDeps): Promise<AdminCh
         return;
       }
       try {
-        const result = await executeAdminRequest(access, parsed.data, deps.reservations);
+        const result = await executeAdminRequest(admin, parsed.data);
         logger.info({ verb: parsed.data.verb }, "admin channel: done");
         answer(response, 200, { ok: true, result });
       } catch (error) {
-        if (error instanceof AccessError || isReservationRefusal(error)) {
+        if (error instanceof AdminRefusal) {
           logger.info({ verb: parsed.data.verb, code: error.code }, "admin channel: refused");
           answer(response, 400, { ok: false, error: { code: error.code, message: error.message } });
           return;

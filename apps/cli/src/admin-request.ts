@@ -1,3 +1,4 @@
+import { reservationStates } from "@hub/admin/input-rules";
 import { z } from "zod";
 
 const id = z.string().min(1).max(200);
@@ -19,7 +20,7 @@ export const adminRequestSchema = z.discriminatedUnion("verb", [
   z.object({ verb: z.literal("key.list"), orgId: id }),
   z.object({
     verb: z.literal("reservations.list"),
-    state: z.enum(["forwarding", "acked", "unknown", "refused", "released"]).optional(),
+    state: z.enum(reservationStates).optional(),
     orgId: id.optional(),
   }),
   z.object({

@@ -1,4 +1,4 @@
-import type { ApiKeyInfo, CreatedApiKey, Organization, Project } from "@hub/access";
+import type { ApiKeyInfo, CreatedApiKey, Organization, Project } from "@hub/admin";
 import type { AdminRequest } from "./admin-request.js";
 import type { AdminResult } from "./execute-admin-request.js";
 import { formatReservations } from "./format-reservations.js";

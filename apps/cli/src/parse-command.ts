@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
+import { adminLimits, parseDurationSeconds, reservationStates } from "@hub/admin/input-rules";
 import type { AdminRequest } from "./admin-request.js";
-import { parseDurationSeconds } from "./parse-duration.js";
 import { UsageError } from "./usage-error.js";
 
 export type Command =
@@ -77,15 +77,15 @@ const VERBS: Record<string, VerbSpec> = {
     build: (values, _, fail) => ({ verb: "org.create", name: required(values, "name", fail) }),
   },
   "org list": {
-    usage:
-      "Usage: hub admin org list [--limit N] [--after ORG_ID] [--json]\n\nOldest first, 100 a page by default (at most 500); --after takes the last id of the previous page.",
+    usage: `Usage: hub admin org list [--limit N] [--after ORG_ID] [--json]\n\nOldest first, 100 a page by default (at most ${adminLimits.maxOrganizationPage}); --after takes the last id of the previous page.`,
     options: { limit: text, after: text, json },
     positionals: 0,
     build(values, _, fail) {
       const request: AdminRequest = { verb: "org.list" };
       if (typeof values.limit === "string") {
-        if (!/^[1-9][0-9]{0,2}$/.test(values.limit) || Number(values.limit) > 500) {
-          fail("--limit must be a whole number from 1 to 500");
+        const most = adminLimits.maxOrganizationPage;
+        if (!/^[1-9][0-9]*$/.test(values.limit) || Number(values.limit) > most) {
+          fail(`--limit must be a whole number from 1 to ${most}`);
         }
         request.limit = Number(values.limit);
       }
@@ -157,17 +157,15 @@ const VERBS: Record<string, VerbSpec> = {
   },
 };
 
-const RESERVATION_STATES = ["forwarding", "acked", "unknown", "refused", "released"] as const;
-
 VERBS["reservations list"] = {
-  usage: `Usage: hub admin reservations list [--state ${RESERVATION_STATES.join("|")}] [--org ORG_ID] [--json]\n\nSubmission reservations, oldest first (at most 500). forwarding and unknown ones answer EIN0052 to\nevery re-post until reconciled.`,
+  usage: `Usage: hub admin reservations list [--state ${reservationStates.join("|")}] [--org ORG_ID] [--json]\n\nSubmission reservations, oldest first (at most ${adminLimits.maxReservationPage}). forwarding and unknown ones answer EIN0052 to\nevery re-post until reconciled.`,
   options: { state: text, org: text, json },
   positionals: 0,
   build(values, _, fail) {
     const request: AdminRequest = { verb: "reservations.list" };
     if (typeof values.state === "string") {
-      const state = RESERVATION_STATES.find((candidate) => candidate === values.state);
-      if (!state) fail(`--state must be one of ${RESERVATION_STATES.join(", ")}`);
+      const state = reservationStates.find((candidate) => candidate === values.state);
+      if (!state) fail(`--state must be one of ${reservationStates.join(", ")}`);
       request.state = state;
     }
     if (typeof values.org === "string") request.orgId = values.org;

@@ -60,21 +60,20 @@ async function openConfiguredStore(config: CliConfig, purpose: "admin" | "migrat
 
 async function runLocally(config: CliConfig, request: AdminRequest): Promise<AdminResult> {
   const reservationVerb = request.verb.startsWith("reservations.");
-  const [{ AccessError, createAccessService }, { executeAdminRequest }, hubApp] = await Promise.all([
-    import("@hub/access"),
+  const [{ AdminRefusal, createAdmin }, { executeAdminRequest }, hubApp] = await Promise.all([
+    import("@hub/admin"),
     import("./execute-admin-request.js"),
     reservationVerb ? import("@hub/hub-app") : undefined,
   ]);
   const store = await openConfiguredStore(config, "admin");
   try {
+    const reservations = hubApp?.createReservationBook(store.sql);
     return await executeAdminRequest(
-      createAccessService({ store: store.access }),
+      createAdmin({ store: store.access, ...(reservations ? { reservations } : {}) }),
       request,
-      hubApp?.createReservationAdmin({ sql: store.sql, clock: { now: () => Date.now() } }),
     );
   } catch (error) {
-    if (error instanceof AccessError) throw failureFrom(error.code, error.message);
-    if (hubApp && error instanceof hubApp.ReservationRefusal) throw failureFrom(error.code, error.message);
+    if (error instanceof AdminRefusal) throw failureFrom(error.code, error.message);
     throw error;
   } finally {
     await store.close();

@@ -2,14 +2,14 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createAccessService } from "@hub/access";
+import { createAdmin } from "@hub/admin";
 import { type Counters, createMemoryCounters, createRedisCounters } from "@hub/counters";
 import { type Devnet, createDevnet } from "@hub/devnet-app";
 import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
 import {
   type ReconcilerChainConfig,
   createHubApp,
-  createReservationAdmin,
+  createReservationBook,
   devnetExternalProvider,
   devnetProvider,
   forgetChainHistory,
@@ -166,16 +166,15 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     cleanup.push(() => hub.close());
     const hubUrl = await hub.app.listen({ host: "127.0.0.1", port: config.HUB_PORT });
 
-    const access = createAccessService({ store: store.access });
+    const admin = createAdmin({ store: store.access, reservations: createReservationBook(store.sql) });
     // `hub admin` reaches the running stack through this channel, since a PGlite dir has one opener.
     const adminChannel = await startAdminChannel({
-      access,
-      reservations: createReservationAdmin({ sql: store.sql, clock: { now: () => Date.now() } }),
+      admin,
       dataDir,
       logger: logger.child({ part: "admin" }),
     });
     cleanup.push(() => adminChannel.stop());
-    const development = await access.ensureDevelopmentAccess({
+    const development = await admin.ensureDevelopmentAccess({
       allowedOrigin: config.HUB_DEV_ORIGIN,
       ...(await readPreviousKey(devFile).then((key) => (key ? { previousKey: key } : {}))),
     });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { type AccessService, createAccessService } from "@hub/access";
+import { type Admin, createAdmin } from "@hub/admin";
 import { type CredentialResolver, createCredentialResolver } from "@hub/gateway-app";
 import { createTestDatabases, openStore, type PreparedDataDir, type Store } from "@hub/store";
 import { pino } from "pino";
@@ -28,14 +28,14 @@ for (const { driver, skip } of databases.drivers) {
   describe(`hub admin changes reach the gateway's credential check on ${driver}`, { skip }, () => {
     let target: PreparedDataDir;
     let store: Store;
-    let access: AccessService;
+    let admin: Admin;
     let channel: AdminChannel | undefined;
     let credentials: CredentialResolver;
     before(async () => {
       target = await databases.prepareDataDir(driver);
       store = await openStore({ dataDir: target.dataDir, databaseUrl: target.databaseUrl });
-      access = createAccessService({ store: store.access });
-      if (driver === "pglite") channel = await startAdminChannel({ access, dataDir: target.dataDir, logger });
+      admin = createAdmin({ store: store.access });
+      if (driver === "pglite") channel = await startAdminChannel({ admin, dataDir: target.dataDir, logger });
       credentials = createCredentialResolver({}, { store: store.access, logger });
     });
     after(async () => {
@@ -46,9 +46,9 @@ for (const { driver, skip } of databases.drivers) {
     });
 
     test("a key revoked and an origin replaced through hub admin are in force within 2 seconds", async (t) => {
-      const org = await access.createOrganization("In force");
-      const project = await access.createProject(org.orgId, ["https://old.example"]);
-      const created = await access.createApiKey(org.orgId);
+      const { organization: org } = await admin.createOrganization({ name: "In force" });
+      const { project } = await admin.createProject({ orgId: org.orgId, origins: ["https://old.example"] });
+      const { apiKey: created } = await admin.createKey({ orgId: org.orgId });
       assert.equal((await credentials.checkKey(created.key)).ok, true);
       const before = await credentials.checkProject(project.projectId);
       assert.ok(before.ok && before.allowedOrigins.has("https://old.example"));

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { statSync, writeFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
-import { type AccessService, createAccessService } from "@hub/access";
+import { type Admin, createAdmin } from "@hub/admin";
 import { hashApiKey } from "@hub/contract";
 import { createTestDatabases, openStore, type PreparedDataDir, type Store } from "@hub/store";
 import { pino } from "pino";
@@ -18,13 +18,13 @@ const logger = pino({ level: "silent" });
 describe("hub admin through a running service's admin channel (embedded database)", () => {
   let target: PreparedDataDir;
   let store: Store;
-  let access: AccessService;
+  let admin: Admin;
   let channel: AdminChannel;
   before(async () => {
     target = await databases.prepareDataDir("pglite");
     store = await openStore({ dataDir: target.dataDir });
-    access = createAccessService({ store: store.access });
-    channel = await startAdminChannel({ access, dataDir: target.dataDir, logger });
+    admin = createAdmin({ store: store.access });
+    channel = await startAdminChannel({ admin, dataDir: target.dataDir, logger });
   });
   after(async () => {
     await channel?.stop();
@@ -42,7 +42,7 @@ describe("hub admin through a running service's admin channel (embedded database
   test("the CLI sends its command to the channel while the service holds the data dir, and a revoke is in force at once", async () => {
     const org = jsonOf(await runHub(["admin", "org", "create", "--name", "Via channel", "--json"], target));
     const orgId = org.organization.orgId as string;
-    assert.equal((await access.getOrganization(orgId))?.name, "Via channel");
+    assert.equal((await admin.showOrganization({ orgId })).organization.name, "Via channel");
     const created = jsonOf(await runHub(["admin", "key", "create", "--org", orgId, "--json"], target));
     const keyHash = hashApiKey(created.apiKey.key);
     assert.equal((await store.access.findKeyByHash(keyHash))?.revokedAt, null);
@@ -70,14 +70,14 @@ describe("hub admin through a running service's admin channel (embedded database
 
   test("a request without the channel's token is refused and changes nothing", async () => {
     const file = readAdminChannelFile(target.dataDir)!;
-    const before = (await access.listOrganizations({ limit: 500 })).organizations.length;
+    const before = (await admin.listOrganizations({ limit: 500 })).organizations.length;
     const { status, answer } = await sendAdminRequest(
       { ...file, token: "not-the-token" },
       { verb: "org.create", name: "Intruder" },
     );
     assert.equal(status, 401);
     assert.equal(answer.ok, false);
-    assert.equal((await access.listOrganizations({ limit: 500 })).organizations.length, before);
+    assert.equal((await admin.listOrganizations({ limit: 500 })).organizations.length, before);
   });
 
   test("a malformed request is refused by the channel's schema", async () => {
@@ -120,7 +120,7 @@ describe("hub admin without a reachable channel (embedded database)", () => {
     const store = await openStore({ dataDir: target.dataDir });
     try {
       const channel = await startAdminChannel({
-        access: createAccessService({ store: store.access }),
+        admin: createAdmin({ store: store.access }),
         dataDir: target.dataDir,
         logger,
       });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, describe, test } from "node:test";
-import { createAccessService } from "@hub/access";
+import { createAdmin } from "@hub/admin";
 import { hubOrderId } from "@hub/contract";
-import { createReservationAdmin } from "@hub/hub-app";
+import { createReservationBook } from "@hub/hub-app";
 import { createTestDatabases, openStore, type SqlClient } from "@hub/store";
 import { pino } from "pino";
 import { startAdminChannel } from "../src/admin-channel.js";
@@ -141,8 +141,7 @@ describe("hub admin reservations through a running service's admin channel (embe
     const target = await databases.prepareDataDir("pglite");
     const store = await openStore({ dataDir: target.dataDir });
     const channel = await startAdminChannel({
-      access: createAccessService({ store: store.access }),
-      reservations: createReservationAdmin({ sql: store.sql, clock: { now: () => Date.now() } }),
+      admin: createAdmin({ store: store.access, reservations: createReservationBook(store.sql) }),
       dataDir: target.dataDir,
       logger: pino({ level: "silent" }),
     });

@@ -5,13 +5,7 @@ export type { ReconcilerChainConfig } from "./reconciler/create-reconciler.js";
 export { reconcilerChainsFromManifest } from "./reconciler/reconciler-chains-from-manifest.js";
 export { forgetChainHistory } from "./reconciler/forget-chain-history.js";
 export type { Clock } from "./services/clock.js";
-export {
-  createReservationAdmin,
-  type ReservationAdmin,
-  type ReservationOut,
-} from "./submissions/reservation-admin.js";
-export { ReservationRefusal, type ReservationRefusalCode } from "./submissions/reservation-refusal.js";
-export { type ReservationState, reservationStates } from "./submissions/reservation-rules.js";
+export { createReservationBook } from "./submissions/create-reservation-book.js";
 export {
   devnetExternalProvider,
   devnetProvider,

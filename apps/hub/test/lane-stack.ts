@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createAccessService } from "@hub/access";
+import { createAdmin } from "@hub/admin";
 import type { CatalogChain, Envelope, ErrorCode } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import { type ChainClients, createChainClients, createDevnet, type Devnet } from "@hub/devnet-app";
@@ -105,9 +105,9 @@ export async function startLaneStack(options: LaneStackOptions = {}): Promise<La
     reconciler: { chains: reconcilerChains, pollIntervalMs: 200 },
   });
   const accessStore = createAccessStore(db.sql);
-  const access = createAccessService({ store: accessStore });
-  const organization = await access.createOrganization("lanes");
-  const { key } = await access.createApiKey(organization.orgId);
+  const admin = createAdmin({ store: accessStore });
+  const { organization } = await admin.createOrganization({ name: "lanes" });
+  const { key } = (await admin.createKey({ orgId: organization.orgId })).apiKey;
   const credentials = createCredentialResolver({}, { store: accessStore, logger });
   const transport = createInProcessHubTransport(hub);
   const gateway = createGatewayApp({

@@ -297,10 +297,10 @@ describe("POST /order/openfor against the devnet, through the gateway", () => {
     assert.equal(codeOf(read), "EIN0009");
     for (let i = 0; i < 3; i += 1) assert.equal(codeOf(await order.post()), "EIN0052");
 
-    const listed = await stack.reservations.list({ state: "unknown" });
+    const listed = await stack.admin.listReservations({ state: "unknown" });
     assert.ok(listed.reservations.some((r) => r.hubOrderId === hubOrderId));
     await devnet.control("DELETE", "/aggregator/faults");
-    const reconciled = await stack.reservations.reconcile({
+    const reconciled = await stack.admin.reconcileReservation({
       hubOrderId,
       opened: false,
       note: "test: not opened",

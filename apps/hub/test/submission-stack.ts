@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createAccessService } from "@hub/access";
+import { type Admin, createAdmin } from "@hub/admin";
 import {
   type CatalogChain,
   type ErrorCode,
@@ -14,8 +14,7 @@ import { createAccessStore, createTestDatabases, type TestDatabase } from "@hub/
 import { pino } from "pino";
 import { type Hex, maxUint256, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { createHubApp, type HubApp } from "../src/index.js";
-import { createReservationAdmin, type ReservationAdmin } from "../src/submissions/reservation-admin.js";
+import { createHubApp, createReservationBook, type HubApp } from "../src/index.js";
 import { type envelopeOf, gatewayCaller } from "./hub-fixture.js";
 import { startUpstreamProxy, type UpstreamProxy } from "./submission-upstream-proxy.js";
 import type { HubTestDevnet } from "./upstream-devnet.js";
@@ -39,7 +38,7 @@ export interface SubmissionStack {
   hub: HubApp;
   db: TestDatabase;
   proxy: UpstreamProxy;
-  reservations: ReservationAdmin;
+  admin: Admin;
   /** The hub's clock: the wall clock moved forward by `skewMs` (expiry without waiting). */
   clock: { now(): number; skewMs: number };
   origin: CatalogChain;
@@ -80,9 +79,13 @@ export async function startSubmissionStack(
     ],
   });
   const accessStore = createAccessStore(db.sql);
-  const access = createAccessService({ store: accessStore });
-  const organization = await access.createOrganization("submissions");
-  const { key } = await access.createApiKey(organization.orgId);
+  const admin = createAdmin({
+    store: accessStore,
+    reservations: createReservationBook(db.sql),
+    now: () => new Date(clock.now()),
+  });
+  const { organization } = await admin.createOrganization({ name: "submissions" });
+  const { key } = (await admin.createKey({ orgId: organization.orgId })).apiKey;
   const credentials = createCredentialResolver({}, { store: accessStore, logger });
   const transport = createInProcessHubTransport(hub);
   const gateway = createGatewayApp({
@@ -99,7 +102,7 @@ export async function startSubmissionStack(
     hub,
     db,
     proxy,
-    reservations: createReservationAdmin({ sql: db.sql, clock }),
+    admin,
     clock,
     origin,
     destination,

@@ -1,14 +1,14 @@
-import type { SqlClient } from "@hub/store";
-import type { ChainView } from "../order-state/derive-chain-view.js";
-import { getChainFacts } from "../reconciler/get-chain-facts.js";
-import type { Clock } from "../services/clock.js";
-import { firstUpstreamView } from "./first-upstream-view.js";
-import { ReservationRefusal } from "./reservation-refusal.js";
-import type { ReservationState } from "./reservation-rules.js";
-import { createSubmissionStore, type Reservation } from "./submission-store.js";
+import { adminLimits } from "./admin-limits.js";
+import { AdminRefusal } from "./admin-refusal.js";
+import type {
+  ReservationBook,
+  ReservationChainView,
+  ReservationRecord,
+  ReservationState,
+} from "./reservation-book.js";
 
 /** A reservation as `hub admin reservations` prints it (JSON). */
-export interface ReservationOut {
+export interface ReservationInfo {
   hubOrderId: string;
   quoteId: string;
   orgId: string;
@@ -29,25 +29,26 @@ export interface ReservationOut {
   reconciledNote: string | null;
 }
 
+/** The operator's verbs on the submission reservations. */
 export interface ReservationAdmin {
-  list(filter: { state?: ReservationState; orgId?: string; limit?: number }): Promise<{
-    reservations: ReservationOut[];
+  listReservations(input: { state?: ReservationState; orgId?: string; limit?: number }): Promise<{
+    reservations: ReservationInfo[];
   }>;
   /**
    * Settles a forwarding or unknown reservation by what the operator found: opened (with its on-chain
    * id: acked, so re-posts get the ack and the status read answers) or not opened (released, so a
    * re-post forwards again). The chain facts the reconciler holds are checked first.
    */
-  reconcile(input: {
+  reconcileReservation(input: {
     hubOrderId: string;
     opened: { onchainOrderId: string } | false;
     note?: string;
-  }): Promise<{ reservation: ReservationOut; chain: ChainView | null }>;
+  }): Promise<{ reservation: ReservationInfo; chain: ReservationChainView | null }>;
 }
 
 const ONCHAIN_ID = /^0x[0-9a-fA-F]{64}$/;
 
-function out(reservation: Reservation): ReservationOut {
+function out(reservation: ReservationRecord): ReservationInfo {
   const iso = (date: Date | undefined) => date?.toISOString() ?? null;
   return {
     hubOrderId: reservation.hubOrderId,
@@ -71,67 +72,66 @@ function out(reservation: Reservation): ReservationOut {
   };
 }
 
-function notPending(reservation: Reservation): ReservationRefusal {
-  return new ReservationRefusal(
+function notPending(reservation: ReservationRecord): AdminRefusal {
+  return new AdminRefusal(
     "reservation-not-pending",
     `reservation ${reservation.hubOrderId} is ${reservation.state}: only a forwarding or unknown reservation is reconciled`,
   );
 }
 
-/** The operator's view of the reservations, straight on the database (PostgreSQL, or PGlite in process). */
-export function createReservationAdmin(deps: { sql: SqlClient; clock: Clock }): ReservationAdmin {
-  const store = createSubmissionStore(deps.sql);
+const notFound = (hubOrderId: string) =>
+  new AdminRefusal("reservation-not-found", `no reservation ${hubOrderId}`);
+
+/** The reservation rules of `hub admin reservations` and the dashboard, on the hub's reservation book. */
+export function createReservationAdmin(deps: { book: ReservationBook; now: () => Date }): ReservationAdmin {
+  const { book } = deps;
   return {
-    async list(filter) {
-      const reservations = await store.list({
-        state: filter.state,
-        orgId: filter.orgId,
-        limit: filter.limit ?? 500,
+    async listReservations({ state, orgId, limit }) {
+      const reservations = await book.list({
+        ...(state !== undefined ? { state } : {}),
+        ...(orgId !== undefined ? { orgId } : {}),
+        limit: limit ?? adminLimits.maxReservationPage,
       });
       return { reservations: reservations.map(out) };
     },
 
-    async reconcile({ hubOrderId, opened, note }) {
-      const reservation = await store.find(hubOrderId);
-      if (!reservation) {
-        throw new ReservationRefusal("reservation-not-found", `no reservation ${hubOrderId}`);
-      }
+    async reconcileReservation({ hubOrderId, opened, note }) {
+      const reservation = await book.find(hubOrderId);
+      if (!reservation) throw notFound(hubOrderId);
       if (reservation.state !== "forwarding" && reservation.state !== "unknown")
         throw notPending(reservation);
-      const quote = await store.findQuote(reservation.quoteId);
-      const at = new Date(deps.clock.now());
+      const recomputed = await book.recomputedOnchainOrderId(reservation.quoteId);
+      const at = deps.now();
 
       if (opened) {
         if (!ONCHAIN_ID.test(opened.onchainOrderId)) {
-          throw new ReservationRefusal(
+          throw new AdminRefusal(
             "invalid-onchain-order-id",
             `${opened.onchainOrderId} is not an on-chain order id (0x and 64 hex digits)`,
           );
         }
         const onchainOrderId = opened.onchainOrderId.toLowerCase();
-        if (quote?.onchainOrderId !== undefined && quote.onchainOrderId !== onchainOrderId) {
-          throw new ReservationRefusal(
+        if (recomputed !== undefined && recomputed !== onchainOrderId) {
+          throw new AdminRefusal(
             "onchain-order-id-mismatch",
-            `the quote's recomputed on-chain id is ${quote.onchainOrderId}, not ${onchainOrderId}`,
+            `the quote's recomputed on-chain id is ${recomputed}, not ${onchainOrderId}`,
           );
         }
-        const chain = (await getChainFacts(deps.sql, onchainOrderId)) ?? null;
-        const result = await store.reconcile({
+        const chain = (await book.chainView(onchainOrderId)) ?? null;
+        const result = await book.reconcile({
           hubOrderId,
           finding: {
             opened: true,
             onchainOrderId,
-            source: quote?.onchainOrderId === undefined ? "upstream" : "verified",
-            view: firstUpstreamView(at),
+            source: recomputed === undefined ? "upstream" : "verified",
           },
           note,
           at,
         });
-        if (result.kind === "not-found")
-          throw new ReservationRefusal("reservation-not-found", `no reservation ${hubOrderId}`);
+        if (result.kind === "not-found") throw notFound(hubOrderId);
         if (result.kind === "not-pending") throw notPending(result.reservation);
         if (result.kind === "onchain-id-taken") {
-          throw new ReservationRefusal(
+          throw new AdminRefusal(
             "onchain-order-id-taken",
             `${onchainOrderId} is already recorded for another submission`,
           );
@@ -139,18 +139,17 @@ export function createReservationAdmin(deps: { sql: SqlClient; clock: Clock }): 
         return { reservation: out(result.reservation), chain };
       }
 
-      const recomputed = quote?.onchainOrderId;
-      const chain = recomputed === undefined ? null : ((await getChainFacts(deps.sql, recomputed)) ?? null);
+      const chain = recomputed === undefined ? null : ((await book.chainView(recomputed)) ?? null);
       if (chain !== null) {
-        throw new ReservationRefusal(
+        throw new AdminRefusal(
           "opened-on-chain",
           `the chain shows ${recomputed} (${chain.status}): it opened; reconcile with --opened ${recomputed}`,
         );
       }
-      const result = await store.reconcile({ hubOrderId, finding: { opened: false }, note, at });
-      if (result.kind === "not-found")
-        throw new ReservationRefusal("reservation-not-found", `no reservation ${hubOrderId}`);
-      if (result.kind !== "done") throw notPending((result as { reservation: Reservation }).reservation);
+      const result = await book.reconcile({ hubOrderId, finding: { opened: false }, note, at });
+      if (result.kind === "not-found") throw notFound(hubOrderId);
+      if (result.kind !== "done")
+        throw notPending((result as { reservation: ReservationRecord }).reservation);
       return { reservation: out(result.reservation), chain };
     },
   };

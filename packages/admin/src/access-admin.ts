@@ -6,7 +6,8 @@ import {
   isApiKeyFormat,
 } from "@hub/contract";
 import type { AccessStore, ApiKeyRecord, OrganizationRecord, ProjectRecord } from "@hub/store";
-import { AccessError } from "./access-error.js";
+import { adminLimits } from "./admin-limits.js";
+import { AdminRefusal } from "./admin-refusal.js";
 import { type ApiKeyStatus, apiKeyStatus } from "./api-key-status.js";
 import { normaliseOrigin } from "./normalise-origin.js";
 import { newResourceId } from "./resource-id.js";
@@ -57,20 +58,28 @@ export interface DevelopmentAccess {
   keyCreated: boolean;
 }
 
-export interface AccessService {
-  createOrganization(name: string): Promise<Organization>;
-  getOrganization(orgId: string): Promise<Organization | undefined>;
-  listOrganizations(page?: { limit?: number; after?: string }): Promise<{
-    organizations: Organization[];
-    /** Pass as `after` for the next page; null on the last page. */
-    next: string | null;
-  }>;
-  createProject(orgId: string, origins: readonly string[]): Promise<Project>;
-  getProject(projectId: string): Promise<Project | undefined>;
-  setProjectOrigins(projectId: string, origins: readonly string[]): Promise<Project>;
-  createApiKey(orgId: string, options?: { expiresInSeconds?: number }): Promise<CreatedApiKey>;
-  revokeApiKey(keyId: string): Promise<ApiKeyInfo>;
-  listApiKeys(orgId: string): Promise<ApiKeyInfo[]>;
+/** One page of organizations, oldest first. */
+export interface OrganizationPage {
+  organizations: Organization[];
+  /** Pass as `after` for the next page; null on the last page. */
+  next: string | null;
+}
+
+/** The organization, project and key verbs of `hub admin` and the dashboard. */
+export interface AccessAdmin {
+  createOrganization(input: { name: string }): Promise<{ organization: Organization }>;
+  listOrganizations(input?: { limit?: number; after?: string }): Promise<OrganizationPage>;
+  /** The organization with its project (null while it has none). */
+  showOrganization(input: {
+    orgId: string;
+  }): Promise<{ organization: Organization; project: Project | null }>;
+  createProject(input: { orgId: string; origins: readonly string[] }): Promise<{ project: Project }>;
+  showProject(input: { projectId: string }): Promise<{ project: Project }>;
+  /** Replaces the project's allowed origins with exactly these. */
+  setProjectOrigins(input: { projectId: string; origins: readonly string[] }): Promise<{ project: Project }>;
+  createKey(input: { orgId: string; expiresInSeconds?: number }): Promise<{ apiKey: CreatedApiKey }>;
+  revokeKey(input: { keyId: string }): Promise<{ apiKey: ApiKeyInfo }>;
+  listKeys(input: { orgId: string }): Promise<{ orgId: string; apiKeys: ApiKeyInfo[] }>;
   /**
    * The development organization, its project (with allowedOrigin among its origins) and a working
    * key. The same organization and project on every start; previousKey (the plaintext kept in
@@ -79,13 +88,11 @@ export interface AccessService {
   ensureDevelopmentAccess(input: { allowedOrigin: string; previousKey?: string }): Promise<DevelopmentAccess>;
 }
 
-export interface AccessServiceDeps {
+export interface AccessAdminDeps {
   store: AccessStore;
-  now?: () => Date;
+  now: () => Date;
 }
 
-const MAX_KEY_LIFETIME_SECONDS = 10 * 365 * 24 * 3600;
-const MAX_PAGE = 500;
 const DEVELOPMENT_ORGANIZATION_NAME = "Development";
 
 function organizationOut(record: OrganizationRecord): Organization {
@@ -110,10 +117,14 @@ function normaliseOrigins(origins: readonly string[]): string[] {
   return [...new Set(origins.map(normaliseOrigin))];
 }
 
-/** Organizations, their project and keys: the rules behind the CLI and the dashboard. */
-export function createAccessService(deps: AccessServiceDeps): AccessService {
-  const { store } = deps;
-  const now = deps.now ?? (() => new Date());
+const organizationNotFound = (orgId: string) =>
+  new AdminRefusal("organization-not-found", `organization ${orgId} does not exist`);
+const projectNotFound = (projectId: string) =>
+  new AdminRefusal("project-not-found", `project ${projectId} does not exist`);
+
+/** Organizations, their project and keys: every rule behind the CLI and the dashboard. */
+export function createAccessAdmin(deps: AccessAdminDeps): AccessAdmin {
+  const { store, now } = deps;
 
   const keyOut = (record: ApiKeyRecord): ApiKeyInfo => ({
     keyId: record.keyId,
@@ -126,17 +137,16 @@ export function createAccessService(deps: AccessServiceDeps): AccessService {
     lastUsedAt: record.lastUsedAt?.toISOString() ?? null,
   });
 
-  const createApiKey = async (orgId: string, options: { expiresInSeconds?: number } = {}) => {
-    const { expiresInSeconds } = options;
+  const createKey = async ({ orgId, expiresInSeconds }: { orgId: string; expiresInSeconds?: number }) => {
     if (
       expiresInSeconds !== undefined &&
       (!Number.isInteger(expiresInSeconds) ||
         expiresInSeconds < 1 ||
-        expiresInSeconds > MAX_KEY_LIFETIME_SECONDS)
+        expiresInSeconds > adminLimits.maxKeyLifetimeSeconds)
     ) {
-      throw new AccessError(
+      throw new AdminRefusal(
         "invalid-argument",
-        `a key's lifetime must be a whole number of seconds from 1 to ${MAX_KEY_LIFETIME_SECONDS} (10 years)`,
+        `a key's lifetime must be a whole number of seconds from 1 to ${adminLimits.maxKeyLifetimeSeconds} (10 years)`,
       );
     }
     const key = generateApiKey();
@@ -150,8 +160,8 @@ export function createAccessService(deps: AccessServiceDeps): AccessService {
       expiresAt:
         expiresInSeconds === undefined ? null : new Date(createdAt.getTime() + expiresInSeconds * 1000),
     });
-    if (!record) throw new AccessError("organization-not-found", `organization ${orgId} does not exist`);
-    return {
+    if (!record) throw organizationNotFound(orgId);
+    const apiKey: CreatedApiKey = {
       keyId: record.keyId,
       orgId: record.orgId,
       key,
@@ -159,38 +169,46 @@ export function createAccessService(deps: AccessServiceDeps): AccessService {
       createdAt: record.createdAt.toISOString(),
       expiresAt: record.expiresAt?.toISOString() ?? null,
     };
+    return { apiKey };
   };
 
   return {
-    async createOrganization(name) {
+    async createOrganization({ name }) {
       const trimmed = name.trim();
       if (trimmed.length < 1 || trimmed.length > 200) {
-        throw new AccessError("invalid-argument", "an organization name must be 1 to 200 characters");
+        throw new AdminRefusal("invalid-argument", "an organization name must be 1 to 200 characters");
       }
-      return organizationOut(
-        await store.createOrganization({ orgId: newResourceId("org_"), name: trimmed, at: now() }),
-      );
+      const record = await store.createOrganization({
+        orgId: newResourceId("org_"),
+        name: trimmed,
+        at: now(),
+      });
+      return { organization: organizationOut(record) };
     },
 
-    async getOrganization(orgId) {
-      const record = await store.getOrganization(orgId);
-      return record ? organizationOut(record) : undefined;
-    },
-
-    async listOrganizations(page = {}) {
-      const limit = page.limit ?? 100;
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
-        throw new AccessError("invalid-argument", `a page holds 1 to ${MAX_PAGE} organizations`);
+    async listOrganizations({ limit = 100, after } = {}) {
+      if (!Number.isInteger(limit) || limit < 1 || limit > adminLimits.maxOrganizationPage) {
+        throw new AdminRefusal(
+          "invalid-argument",
+          `a page holds 1 to ${adminLimits.maxOrganizationPage} organizations`,
+        );
       }
       const records = await store.listOrganizations({
         limit: limit + 1,
-        ...(page.after ? { afterOrgId: page.after } : {}),
+        ...(after ? { afterOrgId: after } : {}),
       });
       const organizations = records.slice(0, limit).map(organizationOut);
       return { organizations, next: records.length > limit ? (organizations.at(-1)?.orgId ?? null) : null };
     },
 
-    async createProject(orgId, origins) {
+    async showOrganization({ orgId }) {
+      const record = await store.getOrganization(orgId);
+      if (!record) throw organizationNotFound(orgId);
+      const project = record.projectId ? await store.getProject(record.projectId) : undefined;
+      return { organization: organizationOut(record), project: project ? projectOut(project) : null };
+    },
+
+    async createProject({ orgId, origins }) {
       const allowed = normaliseOrigins(origins);
       const outcome = await store.createProject({
         projectId: generateProjectId(),
@@ -198,44 +216,42 @@ export function createAccessService(deps: AccessServiceDeps): AccessService {
         origins: allowed,
         at: now(),
       });
-      if (outcome.created) return projectOut(outcome.project);
-      if (outcome.reason === "organization-not-found") {
-        throw new AccessError("organization-not-found", `organization ${orgId} does not exist`);
-      }
-      throw new AccessError(
+      if (outcome.created) return { project: projectOut(outcome.project) };
+      if (outcome.reason === "organization-not-found") throw organizationNotFound(orgId);
+      throw new AdminRefusal(
         "organization-has-project",
         `organization ${orgId} already has project ${outcome.projectId} (one project per organization)`,
       );
     },
 
-    async getProject(projectId) {
+    async showProject({ projectId }) {
       const record = await store.getProject(projectId);
-      return record ? projectOut(record) : undefined;
+      if (!record) throw projectNotFound(projectId);
+      return { project: projectOut(record) };
     },
 
-    async setProjectOrigins(projectId, origins) {
+    async setProjectOrigins({ projectId, origins }) {
       const allowed = normaliseOrigins(origins);
       const record = await store.setProjectOrigins(projectId, allowed);
-      if (!record) throw new AccessError("project-not-found", `project ${projectId} does not exist`);
-      return projectOut(record);
+      if (!record) throw projectNotFound(projectId);
+      return { project: projectOut(record) };
     },
 
-    createApiKey,
+    createKey,
 
-    async revokeApiKey(keyId) {
+    async revokeKey({ keyId }) {
       const record = await store.revokeApiKey(keyId, now());
-      if (!record) throw new AccessError("key-not-found", `key ${keyId} does not exist`);
-      return keyOut(record);
+      if (!record) throw new AdminRefusal("key-not-found", `key ${keyId} does not exist`);
+      return { apiKey: keyOut(record) };
     },
 
-    async listApiKeys(orgId) {
+    async listKeys({ orgId }) {
       const [organization, keys] = await Promise.all([
         store.getOrganization(orgId),
         store.listApiKeys(orgId),
       ]);
-      if (!organization)
-        throw new AccessError("organization-not-found", `organization ${orgId} does not exist`);
-      return keys.map(keyOut);
+      if (!organization) throw organizationNotFound(orgId);
+      return { orgId, apiKeys: keys.map(keyOut) };
     },
 
     async ensureDevelopmentAccess({ allowedOrigin, previousKey }) {
@@ -264,13 +280,13 @@ export function createAccessService(deps: AccessServiceDeps): AccessService {
           };
         }
       }
-      const created = await createApiKey(access.orgId);
+      const { apiKey } = await createKey({ orgId: access.orgId });
       return {
         orgId: access.orgId,
         projectId: access.projectId,
         allowedOrigin: origin,
-        keyId: created.keyId,
-        apiKey: created.key,
+        keyId: apiKey.keyId,
+        apiKey: apiKey.key,
         keyCreated: true,
       };
     },

@@ -1,4 +1,4 @@
-import { AccessError } from "./access-error.js";
+import { AdminRefusal } from "./admin-refusal.js";
 
 const SHAPE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]+\/?$/;
 
@@ -9,7 +9,7 @@ const SHAPE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]+\/?$/;
  */
 export function normaliseOrigin(input: string): string {
   const refuse = (why: string): never => {
-    throw new AccessError("invalid-origin", `invalid origin ${JSON.stringify(input)}: ${why}`);
+    throw new AdminRefusal("invalid-origin", `invalid origin ${JSON.stringify(input)}: ${why}`);
   };
   if (input.length === 0) refuse("it is empty");
   if (input.length > 2048) refuse("it is longer than 2048 characters");

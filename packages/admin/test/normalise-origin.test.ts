@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { AccessError, normaliseOrigin } from "../src/index.js";
+import { AdminRefusal, normaliseOrigin } from "../src/index.js";
 
 const accepted: Array<[input: string, origin: string]> = [
   ["https://app.example.com", "https://app.example.com"],
@@ -47,7 +47,7 @@ test("anything but an exact http or https origin is refused with a message namin
     assert.throws(
       () => normaliseOrigin(input),
       (error) =>
-        error instanceof AccessError && error.code === "invalid-origin" && reason.test(error.message),
+        error instanceof AdminRefusal && error.code === "invalid-origin" && reason.test(error.message),
       input,
     );
   }

@@ -2,30 +2,31 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { hashApiKey } from "@hub/contract";
 import { createAccessStore, createTestDatabases, type TestDatabase } from "@hub/store";
-import { AccessError, type AccessService, apiKeyStatus, createAccessService } from "../src/index.js";
+import { type Admin, AdminRefusal, apiKeyStatus, createAdmin } from "../src/index.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 after(() => databases.dispose());
 
-const refusedWith = (code: string) => (error: unknown) => error instanceof AccessError && error.code === code;
+const refusedWith = (code: string) => (error: unknown) =>
+  error instanceof AdminRefusal && error.code === code;
 
 for (const { driver, skip } of databases.drivers) {
-  describe(`access service on ${driver}`, { skip }, () => {
+  describe(`organization, project and key verbs on ${driver}`, { skip }, () => {
     let db: TestDatabase;
-    let access: AccessService;
+    let admin: Admin;
     let clock = new Date("2026-03-01T00:00:00.000Z");
     before(async () => {
       db = await databases.open(driver);
-      access = createAccessService({ store: createAccessStore(db.sql), now: () => clock });
+      admin = createAdmin({ store: createAccessStore(db.sql), now: () => clock });
     });
     after(() => db?.dispose());
 
     test("a key's plaintext is returned once and stored nowhere; listings show only its prefix", async () => {
-      const org = await access.createOrganization("Acme");
-      const created = await access.createApiKey(org.orgId);
+      const { organization: org } = await admin.createOrganization({ name: "Acme" });
+      const { apiKey: created } = await admin.createKey({ orgId: org.orgId });
       assert.match(created.key, /^svc_sk_[A-Za-z0-9_-]{43}$/);
       assert.equal(created.displayPrefix, created.key.slice(0, 11));
-      const listed = await access.listApiKeys(org.orgId);
+      const listed = (await admin.listKeys({ orgId: org.orgId })).apiKeys;
       assert.equal(listed.length, 1);
       assert.equal(JSON.stringify(listed).includes(created.key), false);
       assert.equal(JSON.stringify(listed).includes(hashApiKey(created.key)), false);
@@ -36,31 +37,34 @@ for (const { driver, skip } of databases.drivers) {
 
     test("a revoked key is refused by the gateway's lookup, and the revoke is immediate", async () => {
       const store = createAccessStore(db.sql);
-      const org = await access.createOrganization("Revokes");
-      const created = await access.createApiKey(org.orgId);
+      const { organization: org } = await admin.createOrganization({ name: "Revokes" });
+      const { apiKey: created } = await admin.createKey({ orgId: org.orgId });
       const before = await store.findKeyByHash(hashApiKey(created.key));
       assert.equal(before && apiKeyStatus(before, clock), "active");
-      const revoked = await access.revokeApiKey(created.keyId);
+      const { apiKey: revoked } = await admin.revokeKey({ keyId: created.keyId });
       assert.equal(revoked.status, "revoked");
       const after = await store.findKeyByHash(hashApiKey(created.key));
       assert.equal(after && apiKeyStatus(after, clock), "revoked");
-      await assert.rejects(access.revokeApiKey("key_000000000000000000000000"), refusedWith("key-not-found"));
+      await assert.rejects(
+        admin.revokeKey({ keyId: "key_000000000000000000000000" }),
+        refusedWith("key-not-found"),
+      );
     });
 
     test("a key with a lifetime expires at creation plus its lifetime", async () => {
-      const org = await access.createOrganization("Expiring");
-      const created = await access.createApiKey(org.orgId, { expiresInSeconds: 3600 });
+      const { organization: org } = await admin.createOrganization({ name: "Expiring" });
+      const { apiKey: created } = await admin.createKey({ orgId: org.orgId, expiresInSeconds: 3600 });
       assert.equal(created.expiresAt, "2026-03-01T01:00:00.000Z");
       const saved = clock;
       clock = new Date("2026-03-01T01:00:00.000Z");
       try {
-        assert.equal((await access.listApiKeys(org.orgId))[0]?.status, "expired");
+        assert.equal((await admin.listKeys({ orgId: org.orgId })).apiKeys[0]?.status, "expired");
       } finally {
         clock = saved;
       }
       for (const expiresInSeconds of [0, -1, 1.5, 11 * 365 * 24 * 3600]) {
         await assert.rejects(
-          access.createApiKey(org.orgId, { expiresInSeconds }),
+          admin.createKey({ orgId: org.orgId, expiresInSeconds }),
           refusedWith("invalid-argument"),
         );
       }
@@ -68,38 +72,72 @@ for (const { driver, skip } of databases.drivers) {
 
     test("keys, projects and listings for an unknown organization are refused by name", async () => {
       const missing = "org_000000000000000000000000";
-      await assert.rejects(access.createApiKey(missing), refusedWith("organization-not-found"));
-      await assert.rejects(access.createProject(missing, []), refusedWith("organization-not-found"));
-      await assert.rejects(access.listApiKeys(missing), refusedWith("organization-not-found"));
+      await assert.rejects(admin.createKey({ orgId: missing }), refusedWith("organization-not-found"));
       await assert.rejects(
-        access.setProjectOrigins("proj_000000000000000000000000", []),
+        admin.createProject({ orgId: missing, origins: [] }),
+        refusedWith("organization-not-found"),
+      );
+      await assert.rejects(admin.listKeys({ orgId: missing }), refusedWith("organization-not-found"));
+      await assert.rejects(
+        admin.setProjectOrigins({ projectId: "proj_000000000000000000000000", origins: [] }),
         refusedWith("project-not-found"),
       );
-      await assert.rejects(access.createOrganization("   "), refusedWith("invalid-argument"));
+      await assert.rejects(admin.createOrganization({ name: "   " }), refusedWith("invalid-argument"));
     });
 
     test("a project's origins are normalised, deduplicated, and an invalid one changes nothing", async () => {
-      const org = await access.createOrganization("Origins");
-      const project = await access.createProject(org.orgId, [
-        "HTTPS://App.Example.com:443/",
-        "https://app.example.com",
-      ]);
+      const { organization: org } = await admin.createOrganization({ name: "Origins" });
+      const { project } = await admin.createProject({
+        orgId: org.orgId,
+        origins: ["HTTPS://App.Example.com:443/", "https://app.example.com"],
+      });
       assert.deepEqual(project.allowedOrigins, ["https://app.example.com"]);
       await assert.rejects(
-        access.setProjectOrigins(project.projectId, ["https://ok.example", "https://*.example"]),
+        admin.setProjectOrigins({
+          projectId: project.projectId,
+          origins: ["https://ok.example", "https://*.example"],
+        }),
         refusedWith("invalid-origin"),
       );
-      assert.deepEqual((await access.getProject(project.projectId))?.allowedOrigins, [
+      assert.deepEqual((await admin.showProject({ projectId: project.projectId })).project.allowedOrigins, [
         "https://app.example.com",
       ]);
-      await assert.rejects(access.createProject(org.orgId, []), refusedWith("organization-has-project"));
-      assert.equal((await access.getOrganization(org.orgId))?.projectId, project.projectId);
+      await assert.rejects(
+        admin.createProject({ orgId: org.orgId, origins: [] }),
+        refusedWith("organization-has-project"),
+      );
+      assert.equal(
+        (await admin.showOrganization({ orgId: org.orgId })).organization.projectId,
+        project.projectId,
+      );
+    });
+
+    test("an organization is shown with its project, or none before it has one; unknown ids are refused by name", async () => {
+      const { organization: org } = await admin.createOrganization({ name: "Shown" });
+      assert.deepEqual(await admin.showOrganization({ orgId: org.orgId }), {
+        organization: org,
+        project: null,
+      });
+      const { project } = await admin.createProject({ orgId: org.orgId, origins: ["https://shown.example"] });
+      assert.deepEqual(await admin.showOrganization({ orgId: org.orgId }), {
+        organization: { ...org, projectId: project.projectId },
+        project,
+      });
+      assert.deepEqual(await admin.showProject({ projectId: project.projectId }), { project });
+      await assert.rejects(
+        admin.showOrganization({ orgId: "org_000000000000000000000000" }),
+        refusedWith("organization-not-found"),
+      );
+      await assert.rejects(
+        admin.showProject({ projectId: "proj_000000000000000000000000" }),
+        refusedWith("project-not-found"),
+      );
     });
 
     test("development access keeps its organization, project and still-valid key across restarts", async () => {
       const fresh = await databases.open(driver);
       try {
-        const service = createAccessService({ store: createAccessStore(fresh.sql), now: () => clock });
+        const service = createAdmin({ store: createAccessStore(fresh.sql), now: () => clock });
         const first = await service.ensureDevelopmentAccess({ allowedOrigin: "http://127.0.0.1:8081" });
         assert.equal(first.keyCreated, true);
         const second = await service.ensureDevelopmentAccess({
@@ -107,7 +145,7 @@ for (const { driver, skip } of databases.drivers) {
           previousKey: first.apiKey,
         });
         assert.deepEqual(second, { ...first, keyCreated: false });
-        await service.revokeApiKey(first.keyId);
+        await service.revokeKey({ keyId: first.keyId });
         const third = await service.ensureDevelopmentAccess({
           allowedOrigin: "http://localhost:8081/",
           previousKey: first.apiKey,
@@ -117,11 +155,12 @@ for (const { driver, skip } of databases.drivers) {
         assert.equal(third.orgId, first.orgId);
         assert.equal(third.projectId, first.projectId);
         assert.equal(third.allowedOrigin, "http://localhost:8081");
-        assert.deepEqual((await service.getProject(first.projectId))?.allowedOrigins, [
+        assert.deepEqual((await service.showProject({ projectId: first.projectId })).project.allowedOrigins, [
           "http://127.0.0.1:8081",
           "http://localhost:8081",
         ]);
-        const foreign = await service.createApiKey((await service.createOrganization("Other")).orgId);
+        const other = (await service.createOrganization({ name: "Other" })).organization;
+        const { apiKey: foreign } = await service.createKey({ orgId: other.orgId });
         const fourth = await service.ensureDevelopmentAccess({
           allowedOrigin: "http://127.0.0.1:8081",
           previousKey: foreign.key,
@@ -138,7 +177,7 @@ for (const { driver, skip } of databases.drivers) {
         // Listed by (created_at, id): a clock one second apart per call gives the creation order
         // (two creations in the same millisecond are ordered by their random ids).
         let tick = Date.parse("2026-01-01T00:00:00Z");
-        const service = createAccessService({
+        const service = createAdmin({
           store: createAccessStore(fresh.sql),
           now: () => {
             tick += 1000;
@@ -146,7 +185,7 @@ for (const { driver, skip } of databases.drivers) {
           },
         });
         const names = ["one", "two", "three"];
-        for (const name of names) await service.createOrganization(name);
+        for (const name of names) await service.createOrganization({ name });
         const first = await service.listOrganizations({ limit: 2 });
         assert.deepEqual(
           first.organizations.map((o) => o.name),

@@ -1,0 +1,7 @@
+/** The bounds the admin verbs hold their input to. */
+export const adminLimits = {
+  /** A key's longest lifetime: 10 years. */
+  maxKeyLifetimeSeconds: 10 * 365 * 24 * 3600,
+  maxOrganizationPage: 500,
+  maxReservationPage: 500,
+} as const;

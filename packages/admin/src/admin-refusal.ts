@@ -1,0 +1,24 @@
+export type AdminRefusalCode =
+  | "invalid-argument"
+  | "invalid-origin"
+  | "organization-not-found"
+  | "project-not-found"
+  | "key-not-found"
+  | "organization-has-project"
+  | "reservation-not-found"
+  | "reservation-not-pending"
+  | "invalid-onchain-order-id"
+  | "onchain-order-id-mismatch"
+  | "onchain-order-id-taken"
+  | "opened-on-chain";
+
+/** A refusal of an admin request, with a message a person can act on. */
+export class AdminRefusal extends Error {
+  override readonly name = "AdminRefusal";
+  constructor(
+    readonly code: AdminRefusalCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
