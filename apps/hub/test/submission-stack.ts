@@ -183,19 +183,3 @@ export async function approvePermit2(
 
 /** The hubOrderId of a winner. */
 export const hubOrderIdOf = (winner: QuoteWinner) => hubOrderId(winner.quoteId);
-
-/** Polls until check returns a value, or fails after the deadline. */
-export async function eventually<T>(
-  what: string,
-  check: () => Promise<T | undefined>,
-  deadlineMs = 30_000,
-  everyMs = 100,
-): Promise<T> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`not within ${deadlineMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
