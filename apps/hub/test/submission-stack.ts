@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { createAccessService } from "@hub/access";
 import {
   type CatalogChain,
   type ErrorCode,
@@ -9,19 +8,18 @@ import {
 } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import { type ChainClients, createChainClients } from "@hub/devnet-app";
-import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
-import { createAccessStore, createTestDatabases, type TestDatabase } from "@hub/store";
+import { createTestDatabases, type TestDatabase } from "@hub/store";
 import { pino } from "pino";
 import { type Hex, maxUint256, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { createHubApp, type HubApp } from "../src/index.js";
+import type { HubApp } from "../src/index.js";
 import { createReservationAdmin, type ReservationAdmin } from "../src/submissions/reservation-admin.js";
-import { type envelopeOf, gatewayCaller } from "./hub-fixture.js";
+import { startGatewayInFront } from "./gateway-in-front.js";
+import { createTestHubApp, type envelopeOf } from "./hub-fixture.js";
 import { startUpstreamProxy, type UpstreamProxy } from "./submission-upstream-proxy.js";
 import type { HubTestDevnet } from "./upstream-devnet.js";
 
 const PERMIT2 = "0x000000000022D473030F116dDEE9F6B43aC78BA3";
-const SECRET = "submission-test-gateway-secret-0123456789";
 
 export interface Answer {
   status: number;
@@ -67,32 +65,23 @@ export async function startSubmissionStack(
       return Date.now() + this.skewMs;
     },
   };
-  const hub = createHubApp({
-    config: { gatewayCredential: SECRET, organizationBucket: { ratePerSecond: 10_000, burst: 10_000 } },
+  const hub = createTestHubApp({
+    config: { organizationBucket: { ratePerSecond: 10_000, burst: 10_000 } },
     catalog: devnet.catalog,
     counters,
-    logger,
-    replicaId: "r1",
     clock,
     sql: db.sql,
     providers: [
       { id: "devnet", kind: "oif-aggregator", baseUrl: proxy.url, timeoutMs: options.providerTimeoutMs },
     ],
   });
-  const accessStore = createAccessStore(db.sql);
-  const access = createAccessService({ store: accessStore });
-  const organization = await access.createOrganization("submissions");
-  const { key } = await access.createApiKey(organization.orgId);
-  const credentials = createCredentialResolver({}, { store: accessStore, logger });
-  const transport = createInProcessHubTransport(hub);
-  const gateway = createGatewayApp({
-    config: { hubCredential: SECRET, timeoutMs: options.gatewayTimeoutMs },
-    credentials,
-    counters,
-    transport,
+  const gateway = await startGatewayInFront(hub, {
+    sql: db.sql,
+    organization: "submissions",
+    timeoutMs: options.gatewayTimeoutMs,
     logger,
+    counters,
   });
-  const gatewayUrl = await gateway.listen({ host: "127.0.0.1", port: 0 });
   const [origin, destination] = devnet.catalog.families.evm as [CatalogChain, CatalogChain];
 
   return {
@@ -104,11 +93,9 @@ export async function startSubmissionStack(
     origin,
     destination,
     chains: createChainClients(devnet.manifest),
-    api: gatewayCaller(gatewayUrl, key),
+    api: gateway.api,
     async stop() {
       await gateway.close();
-      await credentials.close();
-      await transport.close();
       await hub.close();
       await proxy.close();
       await db.dispose();
