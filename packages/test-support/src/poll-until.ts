@@ -13,7 +13,9 @@ export async function pollUntil<T>(
     const value = await read();
     if (value !== undefined && value !== null && value !== false) return value;
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === "string" ? what : what()}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${typeof what === "string" ? what : what()}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 25));
   }
