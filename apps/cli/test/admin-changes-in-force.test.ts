@@ -6,6 +6,7 @@ import { createTestDatabases, openStore, type PreparedDataDir, type Store } from
 import { pino } from "pino";
 import { type AdminChannel, startAdminChannel } from "../src/admin-channel.js";
 import { runHub } from "./run-hub.js";
+import { pollUntil } from "@hub/test-support";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 after(() => databases.dispose());
@@ -17,11 +18,11 @@ async function within<T>(
   done: (value: T) => boolean,
 ): Promise<number> {
   const started = Date.now();
-  for (;;) {
-    if (done(await read())) return Date.now() - started;
-    if (Date.now() - started > deadlineMs) return Number.POSITIVE_INFINITY;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const met = await pollUntil("the change in force", async () => done(await read()), {
+    timeoutMs: deadlineMs,
+    intervalMs: 50,
+  }).catch(() => false);
+  return met ? Date.now() - started : Number.POSITIVE_INFINITY;
 }
 
 for (const { driver, skip } of databases.drivers) {

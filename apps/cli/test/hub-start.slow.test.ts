@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { createWalletClient, erc20Abi, http, publicActions } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { pollUntil } from "@hub/test-support";
 
 const root = new URL("../../../", import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), "hub-start-"));
@@ -43,14 +44,6 @@ function startStack(): Started {
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return { child, output: () => text, exited };
-}
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 function answers(url: string): Promise<boolean> {
@@ -96,7 +89,10 @@ let firstDev: DevFile;
 test("hub start brings up the whole stack, writes dev.json once ready, and stops leaving no listener", async () => {
   const stack = startStack();
   try {
-    await waitFor(() => /ready in \d+ ms/.test(stack.output()), "the ready line");
+    await pollUntil("the ready line", () => /ready in \d+ ms/.test(stack.output()), {
+      timeoutMs: 90_000,
+      intervalMs: 100,
+    });
   } catch (error) {
     stack.child.kill("SIGTERM");
     throw new Error(`${(error as Error).message}\n${stack.output()}`);
@@ -140,7 +136,10 @@ test("a restart on the same data dir keeps the development organization, project
   assert.ok(firstDev, "the first start ran");
   const stack = startStack();
   try {
-    await waitFor(() => /ready in \d+ ms/.test(stack.output()), "the ready line");
+    await pollUntil("the ready line", () => /ready in \d+ ms/.test(stack.output()), {
+      timeoutMs: 90_000,
+      intervalMs: 100,
+    });
     const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
     assert.equal(dev.orgId, firstDev.orgId);
     assert.equal(dev.projectId, firstDev.projectId);
@@ -156,7 +155,10 @@ test("a restart on the same data dir keeps the development organization, project
 test("on the npm start stack a wallet's EIP-3009 order goes from quote to a SETTLED list entry", async () => {
   const stack = startStack();
   try {
-    await waitFor(() => /ready in \d+ ms/.test(stack.output()), "the ready line");
+    await pollUntil("the ready line", () => /ready in \d+ ms/.test(stack.output()), {
+      timeoutMs: 90_000,
+      intervalMs: 100,
+    });
     const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
     const api = devApi(dev, "npm-start-wallet");
     const catalog = await api<{ families: { evm: { assets: { symbol: string; key: string }[] }[] } }>(
@@ -193,17 +195,22 @@ test("on the npm start stack a wallet's EIP-3009 order goes from quote to a SETT
     });
     assert.equal(ack.success, true, JSON.stringify(ack));
     assert.equal(ack.data.orderId, quote.data.onchainOrderId);
-    const deadline = Date.now() + 60_000;
     let status: string | undefined;
-    while (status !== "SETTLED") {
-      if (Date.now() > deadline) throw new Error(`the list entry stayed at ${status ?? "no chain object"}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const list = await api<{ orders: { orderId: string; chain?: { status: string } }[] }>("GET", "/orders");
-      const entry = list.data.orders.find(
-        (order: { orderId: string }) => order.orderId === ack.data.hubOrderId,
-      );
-      status = entry?.chain?.status;
-    }
+    await pollUntil(
+      () => `the list entry to read SETTLED; it stayed at ${status ?? "no chain object"}`,
+      async () => {
+        const list = await api<{ orders: { orderId: string; chain?: { status: string } }[] }>(
+          "GET",
+          "/orders",
+        );
+        const entry = list.data.orders.find(
+          (order: { orderId: string }) => order.orderId === ack.data.hubOrderId,
+        );
+        status = entry?.chain?.status;
+        return status === "SETTLED";
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
     const upstream = await api<unknown>("GET", `/order/${ack.data.hubOrderId}/status`);
     assert.equal(upstream.success, true, JSON.stringify(upstream));
   } finally {
@@ -215,7 +222,10 @@ test("on the npm start stack a wallet's EIP-3009 order goes from quote to a SETT
 test("on the npm start stack a wallet's open-flow order goes from quote through POST /order to released on GET /status", async () => {
   const stack = startStack();
   try {
-    await waitFor(() => /ready in \d+ ms/.test(stack.output()), "the ready line");
+    await pollUntil("the ready line", () => /ready in \d+ ms/.test(stack.output()), {
+      timeoutMs: 90_000,
+      intervalMs: 100,
+    });
     const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
     const api = devApi(dev, "npm-start-open-flow");
     type Chain = { chainDomain: string; assets: { symbol: string; key: string }[] };
@@ -284,15 +294,17 @@ test("on the npm start stack a wallet's open-flow order goes from quote through 
     });
     assert.equal(ack.success, true, JSON.stringify(ack));
     assert.equal(ack.data.quoteId, quote.data.quoteId);
-    const deadline = Date.now() + 60_000;
     let state: string | undefined;
-    while (state !== "released") {
-      if (Date.now() > deadline) throw new Error(`GET /status stayed at ${state}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const status = await api<{ state: string; final: boolean }>("GET", `/status/${ack.data.orderId}`);
-      assert.equal(status.success, true, JSON.stringify(status));
-      state = status.data.state;
-    }
+    await pollUntil(
+      () => `GET /status to read released; it stayed at ${state}`,
+      async () => {
+        const status = await api<{ state: string; final: boolean }>("GET", `/status/${ack.data.orderId}`);
+        assert.equal(status.success, true, JSON.stringify(status));
+        state = status.data.state;
+        return state === "released";
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
   } finally {
     stack.child.kill("SIGTERM");
     await stack.exited;

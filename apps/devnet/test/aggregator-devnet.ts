@@ -136,21 +136,6 @@ export async function call(
   return { status: response.statusCode, body: parsed, text, headers: response.headers };
 }
 
-/** Polls `read` until `done` holds or the deadline passes; returns the last value read. */
-export async function pollUntil<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 30_000,
-  intervalMs = 100,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
 export type AssetKind = "usdc" | "token" | "wrappedNative";
 
 /** An OIF quote request for bridging `amount` of one declared asset from origin to destination. */

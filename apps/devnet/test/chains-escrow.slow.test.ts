@@ -4,7 +4,6 @@ import {
   addressToBytes32,
   attestationForOutputFilled,
   committeeOracleAbi,
-  createEvmChainReader,
   decodeFinalisedLogs,
   decodeOpenLogs,
   decodeOutputFilledLogs,
@@ -519,119 +518,5 @@ describe("devnet escrow, output settler and committee oracle", () => {
       amount,
     );
     await assert.rejects(permit(), /InvalidSignature/);
-  });
-  it("the chain reader turns Open, OutputFilled, Finalised and Refunded logs into facts in chain order", async () => {
-    const { solvers, committee } = f.devnet.manifest;
-    const solver = solvers[0]!;
-    const escrow = f.origin.contracts.inputSettlerEscrow;
-    const finalisedOrder = await usdcOrder();
-    const refundedOrder = await usdcOrder({ nonce: 1n });
-    const finalisedId = orderIdentifier(finalisedOrder, f.origin.chainId, escrow);
-    const refundedId = orderIdentifier(refundedOrder, f.origin.chainId, escrow);
-    await openWithPermit2(finalisedOrder);
-    await openSelf(refundedOrder);
-
-    const fillReceipt = await f.destinationClient.waitForTransactionReceipt({
-      hash: await walletClientFor(f.destination, solver).writeContract({
-        address: f.destination.contracts.outputSettler,
-        abi: outputSettlerAbi,
-        functionName: "fill",
-        args: [
-          finalisedId,
-          finalisedOrder.outputs[0]!,
-          finalisedOrder.fillDeadline,
-          addressToBytes32(solver.address),
-        ],
-      }),
-    });
-    const filled = decodeOutputFilledLogs(fillReceipt.logs)[0]!;
-    const attestation = attestationForOutputFilled(filled);
-    const signatures = await Promise.all(
-      [0, 1].map((i) =>
-        signAttestation({
-          privateKey: committee.members[i]!.privateKey,
-          oracle: f.origin.contracts.committeeOracle,
-          chainId: f.origin.chainId,
-          attestation,
-        }),
-      ),
-    );
-    const solverWallet = walletClientFor(f.origin, solver);
-    await f.originClient.waitForTransactionReceipt({
-      hash: await submitAttestation(solverWallet, {
-        oracle: f.origin.contracts.committeeOracle,
-        attestation,
-        signatures,
-      }),
-    });
-    await f.originClient.waitForTransactionReceipt({
-      hash: await solverWallet.writeContract({
-        address: escrow,
-        abi: inputSettlerEscrowAbi,
-        functionName: "finalise",
-        args: [
-          finalisedOrder,
-          [{ timestamp: filled.args.timestamp, solver: filled.args.solver }],
-          addressToBytes32(solver.address),
-          "0x",
-        ],
-      }),
-    });
-    await f.increaseTime(f.origin, refundedOrder.expires - (await f.latestTimestamp(f.origin)) + 1);
-    await f.originClient.waitForTransactionReceipt({
-      hash: await solverWallet.writeContract({
-        address: escrow,
-        abi: inputSettlerEscrowAbi,
-        functionName: "refund",
-        args: [refundedOrder],
-      }),
-    });
-
-    const readerFor = (chain: typeof f.origin) =>
-      createEvmChainReader({
-        chainDomain: chain.chainDomain,
-        chainId: chain.chainId,
-        rpcUrl: chain.rpcUrl,
-        escrows: [chain.contracts.inputSettlerEscrow],
-        outputSettlers: [chain.contracts.outputSettler],
-      });
-    const origin = readerFor(f.origin);
-    const head = await origin.head();
-    assert.equal(head.number, Number(await f.originClient.getBlockNumber()));
-    const facts = await origin.readOrderFacts({ fromBlock: f.origin.deployBlock, toBlock: head.number });
-    assert.deepEqual(
-      facts.map((fact) => [fact.kind, fact.onchainOrderId]),
-      [
-        ["open", finalisedId],
-        ["open", refundedId],
-        ["finalised", finalisedId],
-        ["refunded", refundedId],
-      ],
-    );
-    const open = facts[0]!;
-    assert.ok(open.kind === "open");
-    assert.equal(open.settler, escrow.toLowerCase());
-    assert.equal(open.fillDeadline, finalisedOrder.fillDeadline);
-    assert.equal(open.standardOrder.inputs[0]![1], amount.toString());
-    assert.ok(open.blockTimestamp > 0);
-    const finalised = facts[2]!;
-    assert.ok(finalised.kind === "finalised");
-    assert.equal(finalised.solver, addressToBytes32(solver.address));
-
-    const destination = readerFor(f.destination);
-    const fills = await destination.readOrderFacts({
-      fromBlock: f.destination.deployBlock,
-      toBlock: (await destination.head()).number,
-    });
-    assert.equal(fills.length, 1);
-    const fill = fills[0]!;
-    assert.ok(fill.kind === "outputFilled");
-    assert.equal(fill.onchainOrderId, finalisedId);
-    assert.equal(fill.fillTimestamp, filled.args.timestamp);
-    assert.equal(fill.finalAmount, finalisedOrder.outputs[0]!.amount.toString());
-    assert.equal(fill.txHash, fillReceipt.transactionHash);
-
-    assert.equal(await origin.orderStatus(escrow, finalisedId), "Claimed");
-    assert.equal(await origin.orderStatus(escrow, refundedId), "Refunded");
   });
 });

@@ -24,6 +24,7 @@ import {
   startChainsFixture,
   walletClientFor,
 } from "./chains-fixture.js";
+import { pollUntil } from "@hub/test-support";
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -326,11 +327,11 @@ describe("devnet user proxy, swap router and bridge", () => {
       );
       const client = publicClientFor(interval.manifest.chains[0]!);
       const start = await client.getBlockNumber();
-      const deadline = Date.now() + 5000;
-      while ((await client.getBlockNumber()) === start) {
-        assert.ok(Date.now() < deadline, "no block mined within 5 s of interval mining");
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await pollUntil(
+        "a block mined within 5 s of interval mining",
+        async () => (await client.getBlockNumber()) !== start,
+        { timeoutMs: 5000, intervalMs: 100 },
+      );
     } finally {
       await interval.stop();
     }

@@ -4,7 +4,8 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { childProcesses, pollUntil, processAlive } from "./devnet-test-kit.js";
+import { childProcesses, processAlive } from "./devnet-test-kit.js";
+import { pollUntil } from "@hub/test-support";
 
 const root = new URL("../../..", import.meta.url).pathname;
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { pino } from "pino";
 import { createPollLoop } from "../src/create-poll-loop.js";
-import { pollUntil } from "./devnet-test-kit.js";
+import { pollUntil } from "@hub/test-support";
 
 const logger = pino({ level: "silent" });
 

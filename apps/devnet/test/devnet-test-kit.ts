@@ -1,7 +1,6 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as delay } from "node:timers/promises";
 import type { DevnetAccount } from "@hub/chain";
 import { pino } from "pino";
 import { type Hex, maxUint256 } from "viem";
@@ -46,21 +45,6 @@ export async function startTestDevnet(overrides: Partial<DevnetConfig> = {}): Pr
       }
     },
   };
-}
-
-/** Re-reads until `read` yields a value, or fails after the deadline naming what it waited for. */
-export async function pollUntil<T>(
-  what: string,
-  read: () => Promise<T | undefined | false | null>,
-  options: { timeoutMs?: number; intervalMs?: number } = {},
-): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
-  for (;;) {
-    const value = await read();
-    if (value !== undefined && value !== false && value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await delay(options.intervalMs ?? 25);
-  }
 }
 
 /** Pids of the live processes named `name` whose parent is `parentPid` (read from /proc). */

@@ -9,7 +9,8 @@ import { maxUint256, parseUnits } from "viem";
 import type { OrderResponse } from "../src/aggregator/oif-order.js";
 import { createChainClients } from "../src/create-chain-clients.js";
 import { createDevnet, type Devnet } from "../src/create-devnet.js";
-import { call, getQuotes, pollUntil, quoteRequest, signPayload } from "./aggregator-devnet.js";
+import { call, getQuotes, quoteRequest, signPayload } from "./aggregator-devnet.js";
+import { pollUntil } from "@hub/test-support";
 
 const permit2 = "0x000000000022D473030F116dDEE9F6B43aC78BA3";
 // The devnet defaults: committee delay 2 s, services polling every 100 ms, a block per transaction.
@@ -51,10 +52,13 @@ test(`at the devnet's default settings a Permit2 order goes from submission to f
   assert.equal(submitted.status, 200, submitted.text);
   const { orderId } = submitted.body as OrderResponse;
   const final = await pollUntil(
-    async () => (await call(devnet.url, "GET", `/aggregator/api/v1/orders/${orderId}`)).body as OrderResponse,
-    (order) => order.status === "finalized" || typeof order.status === "object",
-    boundMs,
-    100,
+    "the order finalized or failed",
+    async () => {
+      const order = (await call(devnet.url, "GET", `/aggregator/api/v1/orders/${orderId}`))
+        .body as OrderResponse;
+      return (order.status === "finalized" || typeof order.status === "object") && order;
+    },
+    { timeoutMs: boundMs, intervalMs: 100 },
   );
   const elapsedMs = Date.now() - started;
   t.diagnostic(`submission to finalized: ${elapsedMs} ms`);

@@ -17,13 +17,13 @@ import {
   type AggregatorDevnet,
   call,
   getQuotes as getQuotesFrom,
-  pollUntil,
   quoteRequest,
   readOrder,
   signedEip3009Quote,
   signPayload,
   startAggregatorDevnet,
 } from "./aggregator-devnet.js";
+import { pollUntil } from "@hub/test-support";
 
 interface StandardOrderJson {
   user: Hex;
@@ -62,17 +62,16 @@ async function getQuotes(body: unknown): Promise<QuotesResponse> {
 async function followToFinal(orderId: string): Promise<{ final: OrderResponse; seen: unknown[] }> {
   const seen: unknown[] = [];
   const final = await pollUntil(
+    "the order finalized or failed",
     async () => {
       const answer = await call(devnet.baseUrl, "GET", `/aggregator/api/v1/orders/${orderId}`);
       assert.equal(answer.status, 200, answer.text);
       const order = answer.body as OrderResponse;
       const last = seen.at(-1);
       if (JSON.stringify(last) !== JSON.stringify(order.status)) seen.push(order.status);
-      return order;
+      return (order.status === "finalized" || typeof order.status === "object") && order;
     },
-    (order) => order.status === "finalized" || typeof order.status === "object",
-    60_000,
-    50,
+    { timeoutMs: 60_000, intervalMs: 50 },
   );
   return { final, seen };
 }
@@ -298,10 +297,12 @@ describe("devnet aggregator in front of two solvers, on real chains", () => {
       assert.equal(submitted.status, 200, submitted.text);
       const { orderId } = submitted.body as OrderResponse;
       const settling = await pollUntil(
-        () => readOrder(devnet, orderId),
-        (o) => o.status === "settling",
-        30_000,
-        50,
+        "the order settling",
+        async () => {
+          const order = await readOrder(devnet, orderId);
+          return order.status === "settling" && order;
+        },
+        { timeoutMs: 30_000, intervalMs: 50 },
       );
       assert.equal(settling.status, "settling");
 
@@ -325,10 +326,12 @@ describe("devnet aggregator in front of two solvers, on real chains", () => {
       });
       assert.equal((await origin.publicClient.waitForTransactionReceipt({ hash })).status, "success");
       const refunded = await pollUntil(
-        () => readOrder(devnet, orderId),
-        (o) => o.status === "refunded",
-        30_000,
-        50,
+        "the order refunded",
+        async () => {
+          const order = await readOrder(devnet, orderId);
+          return order.status === "refunded" && order;
+        },
+        { timeoutMs: 30_000, intervalMs: 50 },
       );
       assert.equal(refunded.status, "refunded");
       assert.equal((await onChainLifecycle(`0x${orderId}`)).finalised, 0);

@@ -9,7 +9,8 @@ import type {
   ExternalTransferStatus,
 } from "../src/external-aggregator/external-quote.js";
 import { createRelayer, type RelayedDeposit } from "../src/relayer/create-relayer.js";
-import { approve, balanceOf, mined, pollUntil, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
+import { approve, balanceOf, mined, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
+import { pollUntil } from "@hub/test-support";
 
 describe("open-flow bridge lane", () => {
   let devnet: TestDevnet;

@@ -8,12 +8,12 @@ import {
   type AggregatorDevnet,
   call,
   getQuotes,
-  pollUntil,
   quoteRequest,
   readOrder,
   signedEip3009Quote,
   startAggregatorDevnet,
 } from "./aggregator-devnet.js";
+import { pollUntil } from "@hub/test-support";
 
 let devnet: AggregatorDevnet;
 before(async () => {
@@ -80,10 +80,12 @@ function failedArm(status: unknown): [string, string] | undefined {
 
 async function waitForStatus(orderId: string, done: (status: unknown) => boolean): Promise<OrderResponse> {
   const order = await pollUntil(
-    () => readOrder(devnet, orderId),
-    (o) => done(o.status),
-    30_000,
-    50,
+    "the order status to be done",
+    async () => {
+      const order = await readOrder(devnet, orderId);
+      return done(order.status) && order;
+    },
+    { timeoutMs: 30_000, intervalMs: 50 },
   );
   assert.ok(done(order.status), `status stuck at ${JSON.stringify(order.status)}`);
   return order;
@@ -211,9 +213,12 @@ describe("per-solver fault knobs, observed through the aggregator and on chain",
     await setKnobs("beta", { stallAfterExecuted: true });
     const order = await placeOrder("beta", 7);
     const onChain = await pollUntil(
-      () => events(order.orderId),
-      (e) => e.finalised === 1,
-      30_000,
+      "the order finalised on chain",
+      async () => {
+        const lifecycle = await events(order.orderId);
+        return lifecycle.finalised === 1 && lifecycle;
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
     );
     assert.deepEqual(onChain, { opens: 1, fills: 1, finalised: 1 });
     const read = await waitForStatus(order.orderId, (s) => s === "executed");

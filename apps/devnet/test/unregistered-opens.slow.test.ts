@@ -13,8 +13,9 @@ import { type Hex, parseEther } from "viem";
 import { encodeInteropAddress } from "../src/aggregator/interop-address.js";
 import type { OrderResponse } from "../src/aggregator/oif-order.js";
 import type { QuoteResponse, QuotesResponse } from "../src/aggregator/oif-quote.js";
-import { balanceOf, mined, pollUntil, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
+import { balanceOf, mined, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
 import { orderFromQuote } from "./escrow-quote-order.js";
+import { pollUntil } from "@hub/test-support";
 
 interface ClockView {
   nowMs: number;

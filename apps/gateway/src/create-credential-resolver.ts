@@ -1,4 +1,4 @@
-import { hash } from "node:crypto";
+import { hashApiKey } from "@hub/contract";
 import type { Logger } from "pino";
 
 /** What the gateway needs of the access store (@hub/store's AccessStore has these three). */
@@ -105,8 +105,7 @@ export function createCredentialResolver(
 
   return {
     async checkKey(key) {
-      // hashApiKey's SHA-256 in one call: the hash object it builds costs more than the rest of the check.
-      const keyHash = hash("sha256", key, "hex");
+      const keyHash = hashApiKey(key);
       const row = await cached(keys, keyHash, () => deps.store.findKeyByHash(keyHash));
       const nowMs = now();
       if (!row || row.revokedAt !== null || (row.expiresAt !== null && row.expiresAt.getTime() <= nowMs)) {

@@ -9,6 +9,7 @@ import { createTestDatabases } from "@hub/store";
 import { signWinner } from "./submission-stack.js";
 import { startUpstreamProxy } from "./submission-upstream-proxy.js";
 import { startHubTestDevnet } from "./upstream-devnet.js";
+import { pollUntil } from "@hub/test-support";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
@@ -27,16 +28,6 @@ interface Answer {
   body: any;
 }
 
-async function eventually<T>(what: string, check: () => T | undefined, deadlineMs: number): Promise<T> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`not within ${deadlineMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** `hub start` against the external devnet: its own process, so SIGKILL is a real crash. */
 function startHub(env: NodeJS.ProcessEnv, dataDir: string, previous: string | undefined) {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", "start"], {
@@ -48,7 +39,7 @@ function startHub(env: NodeJS.ProcessEnv, dataDir: string, previous: string | un
   child.stderr?.on("data", (chunk) => {
     stderr += chunk;
   });
-  const ready = eventually(
+  const ready = pollUntil(
     "hub start writes dev.json",
     () => {
       if (child.exitCode !== null) throw new Error(`hub start exited ${child.exitCode}: ${stderr}`);
@@ -59,7 +50,7 @@ function startHub(env: NodeJS.ProcessEnv, dataDir: string, previous: string | un
         return undefined;
       }
     },
-    60_000,
+    { timeoutMs: 60_000, intervalMs: 100 },
   );
   return { child, ready };
 }
@@ -156,7 +147,10 @@ for (const { driver, skip } of databases.drivers) {
           // The hub died under this call.
         }
       });
-      await eventually("some submissions are acked", () => (acked.size >= 10 ? true : undefined), 30_000);
+      await pollUntil("some submissions are acked", () => (acked.size >= 10 ? true : undefined), {
+        timeoutMs: 30_000,
+        intervalMs: 100,
+      });
       first.child.kill("SIGKILL");
       await Promise.all(inFlight);
       await devnet.control("DELETE", "/aggregator/faults");

@@ -20,7 +20,7 @@ import {
 import { createMemoryCounters } from "@hub/counters";
 import { pino } from "pino";
 import type { z } from "zod";
-import { type HubApp, type HubConfigInput, createHubApp } from "../src/index.js";
+import { type HubApp, type HubAppDeps, type HubConfigInput, createHubApp } from "../src/index.js";
 
 export const GATEWAY_SECRET = "test-gateway-secret-0123456789abcdef";
 
@@ -67,6 +67,24 @@ export function manualClock(startMs = 1_800_000_000_000) {
   };
 }
 
+/**
+ * createHubApp with the tests' defaults, each replaceable: the gateway secret, testCatalog, memory
+ * counters, a silent log and replica r1; config is merged over the secret.
+ */
+export function createTestHubApp(
+  deps: Partial<Omit<HubAppDeps, "config">> & { config?: Partial<HubConfigInput> } = {},
+): HubApp {
+  const { config, ...rest } = deps;
+  return createHubApp({
+    catalog: testCatalog(),
+    counters: createMemoryCounters({}),
+    logger: pino({ level: "silent" }),
+    replicaId: "r1",
+    ...rest,
+    config: { gatewayCredential: GATEWAY_SECRET, ...config },
+  });
+}
+
 export interface TestHub extends HubApp {
   clock: ReturnType<typeof manualClock>;
   logLines: string[];
@@ -83,13 +101,11 @@ export function startTestHub(
     { level: options.logLevel ?? "info" },
     { write: (line: string) => logLines.push(line) },
   );
-  const hub = createHubApp({
-    config: { gatewayCredential: GATEWAY_SECRET, ...config },
-    catalog: testCatalog(),
+  const hub = createTestHubApp({
+    config,
     counters: createMemoryCounters({}, { clock: clock.now }),
     logger,
     clock,
-    replicaId: "r1",
     ...(options.openapiPath === undefined ? {} : { openapiPath: options.openapiPath }),
   });
   return { ...hub, clock, logLines };

@@ -5,17 +5,7 @@ import { erc20Abi, type Hex } from "viem";
 import { getWatermark } from "../src/reconciler/get-watermark.js";
 import { dataOf, disposeLaneDatabases, type LaneStack, startLaneStack } from "./lane-stack.js";
 import { laneWallet } from "./lane-wallet.js";
-
-/** Polls until `check` returns a value, or fails with the last one after the deadline. */
-async function until<T>(what: string, check: () => Promise<T | undefined>, deadlineMs = 30_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`${what}: not within ${deadlineMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+import { pollUntil } from "@hub/test-support";
 
 describe("GET /status/{orderId} on the devnet: a real Bridge.deposit followed by the reconciler", () => {
   let stack: LaneStack;
@@ -89,10 +79,14 @@ describe("GET /status/{orderId} on the devnet: a real Bridge.deposit followed by
     const quietBlock = Number(
       (await origin.publicClient.waitForTransactionReceipt({ hash: quiet })).blockNumber,
     );
-    await until("the reconciler indexes the quiet block", async () => {
-      const watermark = await getWatermark(stack.db.sql, stack.origin.chainDomain);
-      return watermark && watermark.lastBlock >= quietBlock ? watermark : undefined;
-    });
+    await pollUntil(
+      "the reconciler indexes the quiet block",
+      async () => {
+        const watermark = await getWatermark(stack.db.sql, stack.origin.chainDomain);
+        return watermark && watermark.lastBlock >= quietBlock ? watermark : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
     stack.hubClock.skewMs += 2_100;
     const stillQuiet = dataOf<HubOrderStatus>(await stack.api("GET", path));
     assert.equal(stillQuiet.state, "deposited");

@@ -2,19 +2,15 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createAdmin } from "@hub/admin";
 import type { CatalogChain, Envelope, ErrorCode } from "@hub/contract";
-import { createMemoryCounters } from "@hub/counters";
 import { type ChainClients, createChainClients, createDevnet, type Devnet } from "@hub/devnet-app";
-import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
-import { createAccessStore, createTestDatabases, type TestDatabase } from "@hub/store";
+import { createTestDatabases, type TestDatabase } from "@hub/store";
 import { pino } from "pino";
-import { createHubApp, devnetProvider, type HubApp, type ProviderConfigInput } from "../src/index.js";
+import { devnetProvider, type HubApp, type ProviderConfigInput } from "../src/index.js";
 import { reconcilerChainsFromManifest } from "../src/reconciler/reconciler-chains-from-manifest.js";
 import { devnetExternalProvider } from "../src/upstream/providers-config.js";
-import { devnetControl, gatewayCaller } from "./hub-fixture.js";
-
-const SECRET = "lane-test-gateway-secret-0123456789abcdef";
+import { startGatewayInFront } from "./gateway-in-front.js";
+import { createTestHubApp, devnetControl } from "./hub-fixture.js";
 
 /** One answer through the gateway, already held to the route's contract. */
 export interface LaneAnswer {
@@ -88,36 +84,22 @@ export async function startLaneStack(options: LaneStackOptions = {}): Promise<La
   // Both upstreams of the devnet: the OIF aggregator (id `devnet`) and the external one (`devnet-external`).
   const providers: ProviderConfigInput[] = [devnetProvider(devnet.url), devnetExternalProvider(devnet.url)];
   const reconcilerChains = reconcilerChainsFromManifest(devnet.manifest);
-  const hub = createHubApp({
-    config: {
-      gatewayCredential: SECRET,
-      organizationBucket: { ratePerSecond: 10_000, burst: 10_000 },
-      ...options.hubConfig,
-    },
+  const hub = createTestHubApp({
+    config: { organizationBucket: { ratePerSecond: 10_000, burst: 10_000 }, ...options.hubConfig },
     catalog: devnet.catalog,
-    counters: createMemoryCounters({}),
     logger,
-    replicaId: "r1",
     clock: hubClock,
     sql: db.sql,
     providers,
     chains: reconcilerChains.map((chain) => ({ chainId: chain.chainId, rpcUrl: chain.rpcUrl })),
     reconciler: { chains: reconcilerChains, pollIntervalMs: 200 },
   });
-  const accessStore = createAccessStore(db.sql);
-  const admin = createAdmin({ store: accessStore });
-  const { organization } = await admin.createOrganization({ name: "lanes" });
-  const { key } = (await admin.createKey({ orgId: organization.orgId })).apiKey;
-  const credentials = createCredentialResolver({}, { store: accessStore, logger });
-  const transport = createInProcessHubTransport(hub);
-  const gateway = createGatewayApp({
-    config: { hubCredential: SECRET, timeoutMs: 20_000 },
-    credentials,
-    counters: createMemoryCounters({}),
-    transport,
+  const gateway = await startGatewayInFront(hub, {
+    sql: db.sql,
+    organization: "lanes",
+    timeoutMs: 20_000,
     logger,
   });
-  const gatewayUrl = await gateway.listen({ host: "127.0.0.1", port: 0 });
   const [origin, destination] = devnet.catalog.families.evm as [CatalogChain, CatalogChain];
 
   return {
@@ -129,12 +111,10 @@ export async function startLaneStack(options: LaneStackOptions = {}): Promise<La
     destination,
     hubClock,
     providers,
-    api: gatewayCaller(gatewayUrl, key),
+    api: gateway.api,
     control: devnetControl(devnet.url),
     async stop() {
       await gateway.close();
-      await credentials.close();
-      await transport.close();
       await hub.close();
       await db.dispose();
       try {

@@ -4,6 +4,7 @@ import { type ExecutionTx, type QuoteWinner, quoteWinnerSchema } from "@hub/cont
 import { erc20Abi, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { dataOf, type LaneAnswer, type LaneStack } from "./lane-stack.js";
+import { pollUntil } from "@hub/test-support";
 
 /** How executionTx names its chains: an integer on the proxy lanes, a CAIP-2 string on the open flow. */
 export type ChainIdForm = "integer" | "chain-domain";
@@ -109,17 +110,16 @@ export function laneWallet(stack: LaneStack, account: DevnetAccount, subject: st
     createOrder(body) {
       return stack.api("POST", "/v1/order", { subject, json: body });
     },
-    async follow<T>(path: string, isFinal: (data: T) => boolean, deadlineMs = 60_000) {
-      const until = Date.now() + deadlineMs;
+    follow<T>(path: string, isFinal: (data: T) => boolean, deadlineMs = 60_000) {
       let last: T | undefined;
-      for (;;) {
-        last = dataOf<T>(await stack.api("GET", path, { subject }));
-        if (isFinal(last)) return last;
-        if (Date.now() > until) {
-          throw new Error(`${path} not final within ${deadlineMs} ms; last read ${JSON.stringify(last)}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
+      return pollUntil(
+        () => `${path} to be final; last read ${JSON.stringify(last)}`,
+        async () => {
+          last = dataOf<T>(await stack.api("GET", path, { subject }));
+          return isFinal(last) && last;
+        },
+        { timeoutMs: deadlineMs, intervalMs: 500 },
+      );
     },
   };
 }

@@ -19,7 +19,6 @@ import { call, envelopeOf, GATEWAY_SECRET } from "./hub-fixture.js";
 import {
   approvePermit2,
   disposeSubmissionDatabases,
-  eventually,
   quoteFor,
   type SubmissionStack,
   signWinner,
@@ -27,6 +26,7 @@ import {
   type User,
 } from "./submission-stack.js";
 import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";
+import { pollUntil } from "@hub/test-support";
 
 describe("status views on the devnet, through the gateway", () => {
   let devnet: HubTestDevnet;
@@ -97,26 +97,24 @@ describe("status views on the devnet, through the gateway", () => {
   ] as const)
     test(`${name} walks to finalized with history, its list entry reaches SETTLED and the fill view reports filled and settled`, async () => {
       const { ack, subject } = await openOrder(lane);
-      const finalized = await eventually(
+      const finalized = await pollUntil(
         "the status read reaches finalized",
         async () => {
           const read = await status(ack, subject);
           return read.state === "finalized" ? read : undefined;
         },
-        60_000,
-        500,
+        { timeoutMs: 60_000, intervalMs: 500 },
       );
       assert.equal(finalized.history[0]?.state, "created");
       assert.equal(finalized.history.at(-1)?.state, "finalized");
       assert.equal(finalized.onchainOrderId, ack.orderId);
-      const settled = await eventually(
+      const settled = await pollUntil(
         "the fill view reports settled",
         async () => {
           const read = await fill(ack);
           return read.settled ? read : undefined;
         },
-        60_000,
-        250,
+        { timeoutMs: 60_000, intervalMs: 250 },
       );
       assert.equal(settled.filled, true);
       const answer = await stack.api("GET", "/v1/orders", { subject });
@@ -135,20 +133,18 @@ describe("status views on the devnet, through the gateway", () => {
       for (const solver of ["alpha", "beta"]) await devnet.control("DELETE", `/solvers/${solver}/faults`);
     });
     const { ack, subject } = await openOrder();
-    await eventually(
+    await pollUntil(
       "the fill view reports settled",
       async () => ((await fill(ack)).settled ? true : undefined),
-      60_000,
-      250,
+      { timeoutMs: 60_000, intervalMs: 250 },
     );
-    const read = await eventually(
+    const read = await pollUntil(
       "the status read reaches executed",
       async () => {
         const current = await status(ack, subject);
         return current.state === "executed" ? current : undefined;
       },
-      30_000,
-      500,
+      { timeoutMs: 30_000, intervalMs: 500 },
     );
     assert.equal(read.upstreamStale, false);
     assert.equal(read.fillTransaction, undefined);
@@ -163,11 +159,10 @@ describe("status views on the devnet, through the gateway", () => {
 
   async function executedOrder(): Promise<{ ack: OpenForAck; subject: string }> {
     const opened = await openOrder();
-    await eventually(
+    await pollUntil(
       "the status read reaches executed",
       async () => ((await status(opened.ack, opened.subject)).state === "executed" ? true : undefined),
-      30_000,
-      500,
+      { timeoutMs: 30_000, intervalMs: 500 },
     );
     return opened;
   }
@@ -177,14 +172,13 @@ describe("status views on the devnet, through the gateway", () => {
     t.after(() => setSolverKnobs(undefined));
     const { ack, subject } = await executedOrder();
     await setSolverKnobs({ reportOnce: "backwards" });
-    const refused = await eventually(
+    const refused = await pollUntil(
       "a refused report is flagged",
       async () => {
         const read = await status(ack, subject);
         return read.rejectedUpstreamTransition ? read : undefined;
       },
-      10_000,
-      500,
+      { timeoutMs: 10_000, intervalMs: 500 },
     );
     assert.equal(refused.state, "executed");
     assert.equal(refused.upstreamStale, true);
@@ -196,14 +190,13 @@ describe("status views on the devnet, through the gateway", () => {
     const { ack, subject } = await executedOrder();
     await devnet.control("POST", "/aggregator/faults", { down: true });
     t.after(() => devnet.control("DELETE", "/aggregator/faults"));
-    const stale = await eventually(
+    const stale = await pollUntil(
       "the read is marked stale",
       async () => {
         const read = await status(ack, subject);
         return read.upstreamStale ? read : undefined;
       },
-      10_000,
-      500,
+      { timeoutMs: 10_000, intervalMs: 500 },
     );
     assert.equal(stale.state, "executed");
     assert.equal(stale.rejectedUpstreamTransition, false);
@@ -218,22 +211,20 @@ describe("status views on the devnet, through the gateway", () => {
       assert.equal(answer.envelope.success, true, answer.text);
       return (answer.envelope.data as OrdersList).orders[0];
     };
-    await eventually(
+    await pollUntil(
       "the Open is indexed",
       async () => ((await entry())?.chain?.status === "OPEN" ? true : undefined),
-      30_000,
-      250,
+      { timeoutMs: 30_000, intervalMs: 250 },
     );
     for (const chain of devnet.manifest.chains) {
       await devnet.control("POST", `/chains/${chain.chainId}/increase-time`, { seconds: 86_400 });
     }
-    await eventually(
+    await pollUntil(
       "the entry reads EXPIRED",
       async () => ((await entry())?.chain?.status === "EXPIRED" ? true : undefined),
-      30_000,
-      250,
+      { timeoutMs: 30_000, intervalMs: 250 },
     );
-    const refund = await eventually(
+    const refund = await pollUntil(
       "the refund view offers the step",
       async () => {
         const answer = await stack.api("GET", `/v1/onchain/${ack.orderId}/refund`);
@@ -241,8 +232,7 @@ describe("status views on the devnet, through the gateway", () => {
         const data = answer.envelope.data as OnchainRefund;
         return data.refundable ? data : undefined;
       },
-      30_000,
-      250,
+      { timeoutMs: 30_000, intervalMs: 250 },
     );
     assert.ok(refund.step);
     const client = stack.chains.get(refund.step.chainId);
@@ -252,14 +242,13 @@ describe("status views on the devnet, through the gateway", () => {
       value: BigInt(refund.step.value),
     });
     await client.publicClient.waitForTransactionReceipt({ hash });
-    const refunded = await eventually(
+    const refunded = await pollUntil(
       "the entry reads REFUNDED",
       async () => {
         const current = await entry();
         return current?.chain?.status === "REFUNDED" ? current : undefined;
       },
-      30_000,
-      250,
+      { timeoutMs: 30_000, intervalMs: 250 },
     );
     assert.ok(refunded.chain?.refundedTx);
   });

@@ -7,6 +7,7 @@ import { type ProviderStandIn, startProviderStandIn } from "./fixtures/provider-
 import { assertRefusal } from "./hub-fixture.js";
 import { type QuoteHub, dataOf, disposeQuoteDatabases, startQuoteHub } from "./quote-hub.js";
 import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";
+import { pollUntil } from "@hub/test-support";
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -14,14 +15,6 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-async function pollUntil(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
 }
 
 const AGGREGATION_ERROR = {
@@ -169,7 +162,10 @@ describe("quote rounds when providers are slow, refuse or fail", () => {
     edge.delayMs = 4000;
     const seen = edge.received.length;
     const held = Array.from({ length: 64 }, () => edgeOnly.post("/v1/quote", request));
-    await pollUntil("64 rounds at the provider", () => edge.received.length - seen >= 64);
+    await pollUntil("64 rounds at the provider", () => edge.received.length - seen >= 64, {
+      timeoutMs: 10_000,
+      intervalMs: 0,
+    });
     const started = performance.now();
     assertRefusal(
       (await edgeOnly.post("/v1/quote/prepare", { ...request, preparationId: "p1", provider: "edge.alpha" }))

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import type { Catalog, HubAnswer } from "@hub/contract";
-import { createMemoryCounters } from "@hub/counters";
 import { type TestDatabase, createTestDatabases } from "@hub/store";
 import { pino } from "pino";
-import { type HubApp, type HubConfigInput, createHubApp } from "../src/index.js";
+import type { HubApp, HubConfigInput } from "../src/index.js";
 import type { ProviderConfigInput } from "../src/upstream/providers-config.js";
-import { GATEWAY_SECRET, call, envelopeOf } from "./hub-fixture.js";
+import { call, createTestHubApp, envelopeOf } from "./hub-fixture.js";
 
 export interface QuoteHub extends HubApp {
   db: TestDatabase;
@@ -34,16 +33,10 @@ export async function startQuoteHub(options: {
 }): Promise<QuoteHub> {
   const db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
   const logLines: string[] = [];
-  const hub = createHubApp({
-    config: {
-      gatewayCredential: GATEWAY_SECRET,
-      organizationBucket: { ratePerSecond: 10_000, burst: 10_000 },
-      ...options.config,
-    },
+  const hub = createTestHubApp({
+    config: { organizationBucket: { ratePerSecond: 10_000, burst: 10_000 }, ...options.config },
     catalog: options.catalog,
-    counters: createMemoryCounters({}),
     logger: pino({ level: "info" }, { write: (line: string) => logLines.push(line) }),
-    replicaId: "r1",
     sql: db.sql,
     providers: options.providers,
   });

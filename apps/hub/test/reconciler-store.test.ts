@@ -5,7 +5,6 @@ import type { MandateOutputRecord, StandardOrderRecord } from "../src/order-stat
 import {
   acquireReconcilerLease,
   type ChainBlock,
-  findOrderByTransaction,
   getChainFacts,
   getReconcilerLeaseHolder,
   getWatermark,
@@ -205,17 +204,6 @@ for (const { driver, skip } of databases.drivers) {
         ...destination,
       });
       assert.equal((await getChainFacts(db.sql, id))?.status, "EXPIRED");
-    });
-
-    test("a transaction hash finds the order its Open log opened, exactly as stored", async () => {
-      const found = await findOrderByTransaction(db.sql, origin.chainDomain, hash(10 + 1000));
-      assert.equal(found?.onchainOrderId, hash(0xa1));
-      assert.equal(found?.blockNumber, 10);
-      assert.equal(
-        await findOrderByTransaction(db.sql, origin.chainDomain, hash(10 + 1000).toUpperCase()),
-        undefined,
-      );
-      assert.equal(await findOrderByTransaction(db.sql, destination.chainDomain, hash(10 + 1000)), undefined);
     });
 
     test("an uppercase or 0x-less on-chain id finds no chain object", async () => {

@@ -13,7 +13,6 @@ import {
   approvePermit2,
   codeOf,
   disposeSubmissionDatabases,
-  eventually,
   hubOrderIdOf,
   quoteFor,
   type SubmissionStack,
@@ -22,6 +21,7 @@ import {
   type User,
 } from "./submission-stack.js";
 import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";
+import { pollUntil } from "@hub/test-support";
 
 describe("POST /order/openfor against the devnet, through the gateway", () => {
   let devnet: HubTestDevnet;
@@ -131,10 +131,14 @@ describe("POST /order/openfor against the devnet, through the gateway", () => {
       [order.winner.quoteId],
     );
     assert.equal(rows[0]!.onchain_order_id_source, "upstream");
-    const opens = await eventually("the solver opens the order", async () => {
-      const events = await openEvents(ack.orderId);
-      return events.length > 0 ? events : undefined;
-    });
+    const opens = await pollUntil(
+      "the solver opens the order",
+      async () => {
+        const events = await openEvents(ack.orderId);
+        return events.length > 0 ? events : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
     assert.equal(opens.length, 1);
     assert.equal(opens[0]!.args.orderId, ack.orderId);
   });
@@ -149,8 +153,10 @@ describe("POST /order/openfor against the devnet, through the gateway", () => {
       [order.winner.quoteId],
     );
     assert.equal(rows[0]!.onchain_order_id_source, "verified");
-    await eventually("the solver opens the order", async () =>
-      (await openEvents(ack.orderId)).length === 1 ? true : undefined,
+    await pollUntil(
+      "the solver opens the order",
+      async () => ((await openEvents(ack.orderId)).length === 1 ? true : undefined),
+      { timeoutMs: 30_000, intervalMs: 100 },
     );
   });
 
@@ -290,8 +296,10 @@ describe("POST /order/openfor against the devnet, through the gateway", () => {
     assert.equal(cut.status, 504);
     assert.equal(codeOf(cut), "EPX0052");
     const hubOrderId = hubOrderIdOf(order.winner);
-    await eventually("the cut forward is recorded unknown", async () =>
-      (await reservationState(order.winner)) === "unknown" ? true : undefined,
+    await pollUntil(
+      "the cut forward is recorded unknown",
+      async () => ((await reservationState(order.winner)) === "unknown" ? true : undefined),
+      { timeoutMs: 30_000, intervalMs: 100 },
     );
     const read = await stack.api("GET", `/v1/order/${hubOrderId}/status`, { subject: order.subject });
     assert.equal(codeOf(read), "EIN0009");

@@ -9,18 +9,17 @@ import {
 } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import { type ChainClients, createChainClients } from "@hub/devnet-app";
-import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
 import { createAccessStore, createTestDatabases, type TestDatabase } from "@hub/store";
 import { pino } from "pino";
 import { type Hex, maxUint256, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { createHubApp, createReservationBook, type HubApp } from "../src/index.js";
-import { type envelopeOf, gatewayCaller } from "./hub-fixture.js";
+import { createReservationBook, type HubApp } from "../src/index.js";
+import { startGatewayInFront } from "./gateway-in-front.js";
+import { createTestHubApp, type envelopeOf } from "./hub-fixture.js";
 import { startUpstreamProxy, type UpstreamProxy } from "./submission-upstream-proxy.js";
 import type { HubTestDevnet } from "./upstream-devnet.js";
 
 const PERMIT2 = "0x000000000022D473030F116dDEE9F6B43aC78BA3";
-const SECRET = "submission-test-gateway-secret-0123456789";
 
 export interface Answer {
   status: number;
@@ -66,52 +65,41 @@ export async function startSubmissionStack(
       return Date.now() + this.skewMs;
     },
   };
-  const hub = createHubApp({
-    config: { gatewayCredential: SECRET, organizationBucket: { ratePerSecond: 10_000, burst: 10_000 } },
+  const hub = createTestHubApp({
+    config: { organizationBucket: { ratePerSecond: 10_000, burst: 10_000 } },
     catalog: devnet.catalog,
     counters,
-    logger,
-    replicaId: "r1",
     clock,
     sql: db.sql,
     providers: [
       { id: "devnet", kind: "oif-aggregator", baseUrl: proxy.url, timeoutMs: options.providerTimeoutMs },
     ],
   });
-  const accessStore = createAccessStore(db.sql);
-  const admin = createAdmin({
-    store: accessStore,
-    reservations: createReservationBook(db.sql),
-    now: () => new Date(clock.now()),
-  });
-  const { organization } = await admin.createOrganization({ name: "submissions" });
-  const { key } = (await admin.createKey({ orgId: organization.orgId })).apiKey;
-  const credentials = createCredentialResolver({}, { store: accessStore, logger });
-  const transport = createInProcessHubTransport(hub);
-  const gateway = createGatewayApp({
-    config: { hubCredential: SECRET, timeoutMs: options.gatewayTimeoutMs },
-    credentials,
-    counters,
-    transport,
+  const gateway = await startGatewayInFront(hub, {
+    sql: db.sql,
+    organization: "submissions",
+    timeoutMs: options.gatewayTimeoutMs,
     logger,
+    counters,
   });
-  const gatewayUrl = await gateway.listen({ host: "127.0.0.1", port: 0 });
   const [origin, destination] = devnet.catalog.families.evm as [CatalogChain, CatalogChain];
 
   return {
     hub,
     db,
     proxy,
-    admin,
+    admin: createAdmin({
+      store: createAccessStore(db.sql),
+      reservations: createReservationBook(db.sql),
+      now: () => new Date(clock.now()),
+    }),
     clock,
     origin,
     destination,
     chains: createChainClients(devnet.manifest),
-    api: gatewayCaller(gatewayUrl, key),
+    api: gateway.api,
     async stop() {
       await gateway.close();
-      await credentials.close();
-      await transport.close();
       await hub.close();
       await proxy.close();
       await db.dispose();
@@ -186,19 +174,3 @@ export async function approvePermit2(
 
 /** The hubOrderId of a winner. */
 export const hubOrderIdOf = (winner: QuoteWinner) => hubOrderId(winner.quoteId);
-
-/** Polls until check returns a value, or fails after the deadline. */
-export async function eventually<T>(
-  what: string,
-  check: () => Promise<T | undefined>,
-  deadlineMs = 30_000,
-  everyMs = 100,
-): Promise<T> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`not within ${deadlineMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}

@@ -1,9 +1,7 @@
 export * from "./abis.js";
 export * from "./bytes32-address.js";
-export * from "./chain-order-facts.js";
 export * from "./committee-attestation.js";
 export * from "./contract-events.js";
-export * from "./create-evm-chain-reader.js";
 export * from "./devnet-manifest.js";
 export * from "./fill-description.js";
 export * from "./install-permit2.js";
@@ -11,5 +9,6 @@ export * from "./open-for-signature.js";
 export * from "./permit2-witness-typed-data.js";
 export * from "./receive-with-authorization-typed-data.js";
 export * from "./standard-order.js";
+export * from "./standard-order-json.js";
 export * from "./start-anvil.js";
 export * from "./user-proxy-calls.js";

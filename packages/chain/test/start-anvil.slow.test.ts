@@ -3,16 +3,7 @@ import { spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { createPublicClient, hashDomain, http, parseAbi } from "viem";
 import { installPermit2, PERMIT2_ADDRESS, type RunningAnvil, startAnvil } from "../src/index.js";
-
-async function pollUntil<T>(timeoutMs: number, probe: () => T | undefined): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { pollUntil } from "@hub/test-support";
 
 function isRunning(pid: number): boolean {
   try {
@@ -90,14 +81,21 @@ setInterval(() => {}, 1000);`;
     parent.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
     });
-    const pid = await pollUntil(30_000, () => {
-      const match = /pid (\d+)/.exec(output);
-      return match ? Number(match[1]) : undefined;
-    });
+    const pid = await pollUntil(
+      "the child anvil's pid",
+      () => {
+        const match = /pid (\d+)/.exec(output);
+        return match ? Number(match[1]) : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 50 },
+    );
     try {
       assert.ok(isRunning(pid));
       parent.kill("SIGKILL");
-      await pollUntil(5_000, () => (isRunning(pid) ? undefined : true));
+      await pollUntil("the child anvil to exit", () => (isRunning(pid) ? undefined : true), {
+        timeoutMs: 5_000,
+        intervalMs: 50,
+      });
     } finally {
       if (isRunning(pid)) process.kill(pid, "SIGKILL");
     }

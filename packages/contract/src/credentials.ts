@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt } from "node:crypto";
+import { hash, randomBytes, randomInt } from "node:crypto";
 
 /** Prefix of a secret API key. */
 export const API_KEY_PREFIX = "svc_sk_";
@@ -24,7 +24,8 @@ export function isApiKeyFormat(value: string): boolean {
 
 /** The only form in which a key is stored: lowercase hex SHA-256 of the whole key. */
 export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key, "utf8").digest("hex");
+  // One-shot hash: the gateway checks a key per request, and a createHash object costs more than the lookup.
+  return hash("sha256", key, "hex");
 }
 
 /** What a listing may show of a key: its prefix and first four characters. */

@@ -1,7 +1,6 @@
 export * from "./chain-reader.js";
 export * from "./create-evm-chain-reader.js";
 export * from "./create-reconciler.js";
-export * from "./find-order-by-transaction.js";
 export * from "./get-chain-facts.js";
 export * from "./get-watermark.js";
 export * from "./read-chain-facts.js";

@@ -1,20 +1,4 @@
-import type { Hex } from "viem";
 import type { MandateOutput, StandardOrder } from "./standard-order.js";
-
-/** Where a fact was seen: one log, identified by (chainDomain, blockNumber, logIndex). */
-export interface ChainFactLocation {
-  chainDomain: string;
-  /** Lowercase 0x hex. */
-  onchainOrderId: Hex;
-  blockNumber: number;
-  blockHash: Hex;
-  /** Unix seconds, as the chain has them. */
-  blockTimestamp: number;
-  txHash: Hex;
-  logIndex: number;
-  /** The contract that emitted the log (escrow or output settler), lowercase. */
-  settler: `0x${string}`;
-}
 
 /** A MandateOutput as JSON: uint256 as decimal strings, bytes lowercase hex. */
 export interface MandateOutputJson {
@@ -39,35 +23,6 @@ export interface StandardOrderJson {
   inputs: [string, string][];
   outputs: MandateOutputJson[];
 }
-
-export interface OpenFact extends ChainFactLocation {
-  kind: "open";
-  orderUser: `0x${string}`;
-  fillDeadline: number;
-  expires: number;
-  standardOrder: StandardOrderJson;
-}
-
-export interface OutputFilledFact extends ChainFactLocation {
-  kind: "outputFilled";
-  /** bytes32, lowercase. */
-  solver: Hex;
-  fillTimestamp: number;
-  output: MandateOutputJson;
-  finalAmount: string;
-}
-
-export interface FinalisedFact extends ChainFactLocation {
-  kind: "finalised";
-  solver: Hex;
-  destination: Hex;
-}
-
-export interface RefundedFact extends ChainFactLocation {
-  kind: "refunded";
-}
-
-export type ChainOrderFact = OpenFact | OutputFilledFact | FinalisedFact | RefundedFact;
 
 export function mandateOutputToJson(output: MandateOutput): MandateOutputJson {
   return {

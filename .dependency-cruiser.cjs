@@ -1,0 +1,46 @@
+// The layering of DESIGN.md §2, checked by `npm run verify` (scripts/drift/dependency-rules.ts).
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "packages-never-import-apps",
+      comment: "A package is a layer below every app: it never imports one, by path or by @hub/*-app name.",
+      severity: "error",
+      from: { path: "^packages/" },
+      to: { path: "^apps/|^@hub/[a-z-]+-app(/|$)" },
+    },
+    {
+      name: "contract-imports-nothing-internal",
+      comment:
+        "packages/contract (and the tests' packages/test-support) sit at the bottom: no other workspace package or app.",
+      severity: "error",
+      from: { path: "^packages/(contract|test-support)/" },
+      to: { path: "^(packages|apps)/|^@hub/", pathNot: "^packages/$1/" },
+    },
+    {
+      name: "routes-import-services-not-stores",
+      comment: "Routes are thin: they call services, never a store or its SQL.",
+      severity: "error",
+      from: { path: "^apps/[^/]+/src/routes/" },
+      to: { path: "(^apps/[^/]+/src/store/|-store\\.ts$|^packages/store/)" },
+    },
+    {
+      name: "no-circular",
+      comment: "No import cycles in production code.",
+      severity: "error",
+      from: { path: "^(apps|packages)/[^/]+/src/" },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)node_modules/|^packages/chain/artifacts/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".js", ".mjs", ".cjs", ".json"],
+    },
+  },
+};
