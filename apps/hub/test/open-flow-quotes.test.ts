@@ -10,7 +10,10 @@ import {
   signableHash,
 } from "@hub/contract";
 import { type Hex, encodeFunctionData, erc20Abi, getAddress, isAddress, keccak256, toHex } from "viem";
-import { type OpenFlowTemplate, openFlowTemplateFingerprint } from "../src/quotes/open-flow-template.js";
+import {
+  type OpenFlowTemplate,
+  openFlowTemplateFingerprint,
+} from "../src/quotes/external/open-flow-template.js";
 import { devnetExternalProvider, parseProvidersConfig } from "../src/upstream/providers-config.js";
 import { assertRefusal } from "./hub-fixture.js";
 import {
