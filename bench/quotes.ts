@@ -15,8 +15,8 @@ import { createTestDatabases } from "@hub/store";
 import { pino } from "pino";
 import { request } from "undici";
 import { createHubApp } from "../apps/hub/src/index.js";
-import { buildOifQuoteRequest } from "../apps/hub/src/quotes/build-oif-quote-request.js";
-import { quoteLanes } from "../apps/hub/src/quotes/quote-lanes.js";
+import { laneTable } from "../apps/hub/src/lanes/lane-table.js";
+import { buildOifQuoteRequest } from "../apps/hub/src/quotes/oif/build-oif-quote-request.js";
 import { resolveQuoteRoute } from "../apps/hub/src/quotes/resolve-quote-route.js";
 import type { ProviderConfigInput } from "../apps/hub/src/upstream/providers-config.js";
 
@@ -104,7 +104,7 @@ export async function run(): Promise<object> {
           headers: { "content-type": "application/json" },
           body: JSON.stringify(buildOifQuoteRequest(route, lane, { providerTimeoutMs: 5000 })),
         });
-        answers.set(quoteLanes[lane].product, await upstream.body.text());
+        answers.set(laneTable[lane].oif.product, await upstream.body.text());
       }
     };
     const payload = Buffer.from(JSON.stringify(body));

@@ -23,7 +23,10 @@ import { createQuoteAdmission } from "./services/quote-admission.js";
 import { createQuoteService } from "./services/quote-service.js";
 import { createSourceRateLimiter } from "./services/source-rate-limiter.js";
 import { createSubmissionStore } from "./submissions/submission-store.js";
-import { createExternalQuoteSource } from "./quotes/external-quote-source.js";
+import { createExternalQuoteSource } from "./quotes/external/external-quote-source.js";
+import { createOifQuoteSource } from "./quotes/oif/oif-quote-source.js";
+import { createProxyQuoteSource } from "./quotes/proxy/proxy-quote-source.js";
+import { createSwapRouterReader } from "./quotes/proxy/swap-router-reader.js";
 import { createQuoteMetrics } from "./quotes/quote-metrics.js";
 import { createQuoteStore } from "./quotes/quote-store.js";
 import { type ReconcilerChainConfig, createReconciler } from "./reconciler/create-reconciler.js";
@@ -121,24 +124,45 @@ export function createHubApp(deps: HubAppDeps): HubApp {
   const router = createOperationRouter();
   const quoteMetrics = createQuoteMetrics(metrics.registry);
   const quoteLogger = logger.child({ component: "quotes" });
-  const externalSource =
-    providers?.enabledExternal.length &&
-    createExternalQuoteSource({
-      clients: providers.enabledExternal,
-      metrics: quoteMetrics,
-      logger: quoteLogger,
-      clock,
-      deadlineMs: config.quoteDeadlineMs,
-      openFlowMinValidityMs: config.openFlowMinValidityMs,
-    });
+  const oifProviders = providers && {
+    providers: providers.enabled,
+    metrics: quoteMetrics,
+    logger: quoteLogger,
+    clock,
+  };
+  const quoteSources = [
+    ...(oifProviders
+      ? [
+          createOifQuoteSource(oifProviders),
+          createProxyQuoteSource({
+            ...oifProviders,
+            reader: createSwapRouterReader({
+              chains: deps.chains ?? deps.reconciler?.chains ?? [],
+              timeoutMs: 2000,
+              logger: quoteLogger,
+            }),
+            holdMs: config.proxyTemplateHoldMs,
+          }),
+        ]
+      : []),
+    ...(providers?.enabledExternal.length
+      ? [
+          createExternalQuoteSource({
+            clients: providers.enabledExternal,
+            metrics: quoteMetrics,
+            logger: quoteLogger,
+            clock,
+            openFlowMinValidityMs: config.openFlowMinValidityMs,
+          }),
+        ]
+      : []),
+  ];
   registerHubRoutes(router, {
     catalog: createCatalogService({ catalog: deps.catalog }),
     openapiYaml,
     quotes: createQuoteService({
       admission,
-      catalog: deps.catalog,
-      providers,
-      extraSources: externalSource ? [externalSource] : [],
+      sources: quoteSources,
       quoteStore: deps.sql && createQuoteStore({ sql: deps.sql }),
       metrics: quoteMetrics,
       logger: quoteLogger,
@@ -146,8 +170,6 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       replicaId: deps.replicaId,
       quoteDeadlineMs: config.quoteDeadlineMs,
       quoteLifetimeMs: config.quoteLifetimeMs,
-      proxyTemplateHoldMs: config.proxyTemplateHoldMs,
-      chains: deps.chains ?? deps.reconciler?.chains ?? [],
     }),
     orders: createOrderService({
       store: deps.sql && createSubmissionStore(deps.sql),

@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
 import type { SqlClient } from "@hub/store";
-import { type OpenFlowTemplate, openFlowTemplateFingerprint } from "../src/quotes/open-flow-template.js";
+import {
+  type OpenFlowTemplate,
+  openFlowTemplateFingerprint,
+} from "../src/quotes/external/open-flow-template.js";
 import { createQuoteStore } from "../src/quotes/quote-store.js";
 
 const hex = (text: string) => createHash("sha256").update(text).digest("hex");

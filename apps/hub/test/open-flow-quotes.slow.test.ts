@@ -11,7 +11,7 @@ import {
 import { type ChainClients, createChainClients } from "@hub/devnet-app";
 import { type Hex, decodeFunctionData, encodeFunctionData, erc20Abi, verifyMessage } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { OpenFlowTemplate } from "../src/quotes/open-flow-template.js";
+import type { OpenFlowTemplate } from "../src/quotes/external/open-flow-template.js";
 import {
   createExternalAggregatorClient,
   devnetExternalProvider,

@@ -4,7 +4,7 @@ import {
   decodeOpenLogs,
   orderIdentifier,
   type StandardOrder,
-  type StandardOrderJson,
+  standardOrderFromJson,
   swapRouterAbi,
   userProxyAbi,
 } from "@hub/chain";
@@ -80,28 +80,6 @@ async function startProxyHub(
       await hub.close();
       await db.dispose();
     },
-  };
-}
-
-function orderOfJson(json: StandardOrderJson): StandardOrder {
-  return {
-    user: json.user as Hex,
-    nonce: BigInt(json.nonce),
-    originChainId: BigInt(json.originChainId),
-    expires: json.expires,
-    fillDeadline: json.fillDeadline,
-    inputOracle: json.inputOracle as Hex,
-    inputs: json.inputs.map(([token, amount]) => [BigInt(token), BigInt(amount)] as const),
-    outputs: json.outputs.map((output) => ({
-      oracle: output.oracle as Hex,
-      settler: output.settler as Hex,
-      chainId: BigInt(output.chainId),
-      token: output.token as Hex,
-      amount: BigInt(output.amount),
-      recipient: output.recipient as Hex,
-      callbackData: output.callbackData as Hex,
-      context: output.context as Hex,
-    })),
   };
 }
 
@@ -234,7 +212,7 @@ describe("proxy-lane quotes against the devnet through the hub", () => {
     assert.equal(winner.signIntent, undefined);
 
     const { template } = await storedQuote(main, winner.quoteId);
-    const order = orderOfJson(template.standardOrder);
+    const order = standardOrderFromJson(template.standardOrder);
     assert.equal(order.user, payer.address, "the paying account is the order's user");
     assert.deepEqual(order.inputs, [
       [BigInt(origin.assets.find((a) => a.key === origin.wrappedKey)!.address!), amount],
@@ -312,7 +290,7 @@ describe("proxy-lane quotes against the devnet through the hub", () => {
     assert.equal(winner.signPayload, undefined);
 
     const { template } = await storedQuote(main, winner.quoteId);
-    const order = orderOfJson(template.standardOrder);
+    const order = standardOrderFromJson(template.standardOrder);
     assert.equal(order.user, payer.address);
     assert.deepEqual(
       order.inputs,
@@ -383,7 +361,7 @@ describe("proxy-lane quotes against the devnet through the hub", () => {
     });
     assert.equal(wrap.lane, "oif-wrap-native");
     assert.equal(wrap.output.amount, parseEther("0.1").toString());
-    const wrapOrder = orderOfJson((await storedQuote(main, wrap.quoteId)).template.standardOrder);
+    const wrapOrder = standardOrderFromJson((await storedQuote(main, wrap.quoteId)).template.standardOrder);
     assert.equal(wrap.executionTx!.steps[0]!.value, wrapOrder.inputs[0]![1].toString());
     assert.equal(wrap.input.amount, wrapOrder.inputs[0]![1].toString());
 
@@ -396,7 +374,7 @@ describe("proxy-lane quotes against the devnet through the hub", () => {
     });
     assert.equal(swap.lane, "oif-swap-token");
     assert.equal(swap.output.amount, "50000000");
-    const swapOrder = orderOfJson((await storedQuote(main, swap.quoteId)).template.standardOrder);
+    const swapOrder = standardOrderFromJson((await storedQuote(main, swap.quoteId)).template.standardOrder);
     const usdc = origin.assets.find((a) => a.symbol === "USDC")!;
     const amountMax = await chains.get(origin.chainId).publicClient.readContract({
       address: origin.swapRouter as Hex,

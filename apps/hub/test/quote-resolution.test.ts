@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { HubError } from "@hub/contract";
 import { compareQuotes } from "../src/quotes/rank-quotes.js";
 import { resolveQuoteRoute } from "../src/quotes/resolve-quote-route.js";
-import type { VettedQuote } from "../src/quotes/vet-quote.js";
+import type { VettedOifQuote } from "../src/quotes/oif/vet-oif-quote.js";
 import { devnetProvider, parseProvidersConfig } from "../src/upstream/providers-config.js";
 import { testCatalog } from "./hub-fixture.js";
 
@@ -139,7 +139,7 @@ describe("providers configuration", () => {
 });
 
 describe("ranking of vetted quotes", () => {
-  const quote = (fields: Partial<VettedQuote>) =>
+  const quote = (fields: Partial<VettedOifQuote>) =>
     ({
       offerProvider: "p.a",
       lane: "oif-escrow-gasless",
@@ -148,8 +148,8 @@ describe("ranking of vetted quotes", () => {
       etaSeconds: 30,
       upstreamQuoteId: "q",
       ...fields,
-    }) as VettedQuote;
-  const rows: [string, Partial<VettedQuote>, Partial<VettedQuote>, "exact-input" | "exact-output"][] = [
+    }) as VettedOifQuote;
+  const rows: [string, Partial<VettedOifQuote>, Partial<VettedOifQuote>, "exact-input" | "exact-output"][] = [
     ["more output wins on exact-input", { outputAmount: 991n, etaSeconds: 90 }, {}, "exact-input"],
     ["less input wins on exact-output", { inputAmount: 999n, etaSeconds: 90 }, {}, "exact-output"],
     ["equal output: the shorter eta wins", { etaSeconds: 10 }, {}, "exact-input"],

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { addressToBytes32, orderIdentifier } from "@hub/chain";
+import { addressToBytes32, orderIdentifier, standardOrderFromJson } from "@hub/chain";
 import {
   type CatalogChain,
   type PreparedQuote,
@@ -129,20 +129,7 @@ describe("quote rounds against the devnet through the hub", () => {
     const { template, row } = await templateOf(main, winner.quoteId);
     const order = template.standardOrder;
     const recomputed = orderIdentifier(
-      {
-        user: order.user as Hex,
-        nonce: BigInt(order.nonce),
-        originChainId: BigInt(order.originChainId),
-        expires: order.expires,
-        fillDeadline: order.fillDeadline,
-        inputOracle: order.inputOracle as Hex,
-        inputs: order.inputs.map(([token, amount]) => [BigInt(token), BigInt(amount)] as const),
-        outputs: order.outputs.map((o) => ({
-          ...o,
-          chainId: BigInt(o.chainId),
-          amount: BigInt(o.amount),
-        })) as never,
-      },
+      standardOrderFromJson(order),
       origin.chainId,
       origin.inputSettlers.escrow as Hex,
     );

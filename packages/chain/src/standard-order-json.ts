@@ -49,3 +49,26 @@ export function standardOrderToJson(order: StandardOrder): StandardOrderJson {
     outputs: order.outputs.map(mandateOutputToJson),
   };
 }
+
+/** The StandardOrder a JSON form stands for (the inverse of standardOrderToJson). */
+export function standardOrderFromJson(json: StandardOrderJson): StandardOrder {
+  return {
+    user: json.user as Hex,
+    nonce: BigInt(json.nonce),
+    originChainId: BigInt(json.originChainId),
+    expires: json.expires,
+    fillDeadline: json.fillDeadline,
+    inputOracle: json.inputOracle as Hex,
+    inputs: json.inputs.map(([token, amount]) => [BigInt(token), BigInt(amount)] as const),
+    outputs: json.outputs.map((output) => ({
+      oracle: output.oracle as Hex,
+      settler: output.settler as Hex,
+      chainId: BigInt(output.chainId),
+      token: output.token as Hex,
+      amount: BigInt(output.amount),
+      recipient: output.recipient as Hex,
+      callbackData: output.callbackData as Hex,
+      context: output.context as Hex,
+    })),
+  };
+}

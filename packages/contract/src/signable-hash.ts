@@ -10,7 +10,12 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
 }
 
+/** Lowercase hex SHA-256 of the canonical JSON of a value: the fingerprint of a request or a stored template. */
+export function canonicalSha256(value: unknown): string {
+  return createHash("sha256").update(canonicalJson(value), "utf8").digest("hex");
+}
+
 /** disclosure.signableHash: `0x` + lowercase hex SHA-256 of the canonical JSON of the signable payload. */
 export function signableHash(signablePayload: unknown): string {
-  return `0x${createHash("sha256").update(canonicalJson(signablePayload), "utf8").digest("hex")}`;
+  return `0x${canonicalSha256(signablePayload)}`;
 }

@@ -113,8 +113,9 @@ export function createDispatcher(deps: {
       subject,
       organization,
       signal: call.signal,
+      resolved: undefined as unknown,
     };
-    if (operation.resolve) await operation.resolve(input);
+    if (operation.resolve) input.resolved = await operation.resolve(input);
 
     if (route.bucket) {
       if (!organization) throw new Error("the gateway sent no X-Service-Org on a charged route");

@@ -16,7 +16,11 @@ export interface OperationInput<Body, Query> {
 }
 
 /** One route's contract on the hub: its operationId, its input schemas and its thin handler. */
-export interface Operation<Body = unknown, QuerySchema extends z.ZodObject = z.ZodObject> {
+export interface Operation<
+  Body = unknown,
+  QuerySchema extends z.ZodObject = z.ZodObject,
+  Resolved = undefined,
+> {
   readonly operationId: OperationId;
   /** Form fields of the JSON body, in struct order (routes that read a body). */
   readonly body?: RequestBodySchema<Body>;
@@ -24,21 +28,26 @@ export interface Operation<Body = unknown, QuerySchema extends z.ZodObject = z.Z
   readonly query?: QuerySchema;
   /**
    * Route-specific resolution (spec common rule 5, step 4): refusals that come after the form fields
-   * and before the organization's bucket is charged, so they cost nothing.
+   * and before the organization's bucket is charged, so they cost nothing. What it resolves reaches
+   * the handler as `resolved`.
    */
-  resolve?(input: OperationInput<Body, z.output<QuerySchema>>): void | Promise<void>;
-  handle(input: OperationInput<Body, z.output<QuerySchema>>): unknown | Promise<unknown>;
+  resolve?(input: OperationInput<Body, z.output<QuerySchema>>): Resolved | Promise<Resolved>;
+  handle(
+    input: OperationInput<Body, z.output<QuerySchema>> & { resolved: Resolved },
+  ): unknown | Promise<unknown>;
 }
 
 /** An operation joined with its line of the route table. */
 export interface RegisteredOperation {
   readonly route: RouteDefinition;
-  readonly operation: Operation;
+  readonly operation: Operation<unknown, z.ZodObject, unknown>;
 }
 
 /** Collects the hub's operations in registration order; the route list registers them in the spec's order. */
 export interface OperationRouter {
-  add<Body, QuerySchema extends z.ZodObject>(operation: Operation<Body, QuerySchema>): void;
+  add<Body, QuerySchema extends z.ZodObject, Resolved = undefined>(
+    operation: Operation<Body, QuerySchema, Resolved>,
+  ): void;
   readonly operations: readonly RegisteredOperation[];
   find(operationId: string): RegisteredOperation | undefined;
 }
@@ -54,7 +63,10 @@ export function createOperationRouter(): OperationRouter {
       if (byId.has(operation.operationId)) throw new Error(`operation ${operation.operationId} added twice`);
       if (operation.body && !route.readsBody) throw new Error(`${operation.operationId} reads no body`);
       if (operation.query && !route.forwardsQuery) throw new Error(`${operation.operationId} gets no query`);
-      const registered = { route, operation: operation as unknown as Operation };
+      const registered = {
+        route,
+        operation: operation as unknown as Operation<unknown, z.ZodObject, unknown>,
+      };
       operations.push(registered);
       byId.set(operation.operationId, registered);
     },

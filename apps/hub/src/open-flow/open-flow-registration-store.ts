@@ -1,7 +1,7 @@
 import type { OrderCreateAck } from "@hub/contract";
 import type { SqlClient } from "@hub/store";
 import type { QuoteForSubmission } from "../submissions/submission-store.js";
-import type { RegistrableLane } from "./reapprove-open-flow-quote.js";
+import type { RegistrableLane } from "../lanes/lane-table.js";
 import type { RegistrationSignature } from "./verify-open-flow-signature.js";
 
 export interface NewRegistration {

@@ -1,16 +1,17 @@
 import type { HubOrderStatus, ReleaseMismatch, Watermark } from "@hub/contract";
 import { isUniqueViolation, type SqlExecutor } from "@hub/store";
+import { laneTable, type RegistrableLane } from "../lanes/lane-table.js";
 import {
   isOpenFlowTemplate,
   type OpenFlowDeposit,
   type OpenFlowTemplate,
-} from "../quotes/open-flow-template.js";
+} from "../quotes/external/open-flow-template.js";
 
 interface RegistrationRow {
   hub_order_id: string;
   quote_id: string;
   org_id: string;
-  lane: "open-flow" | "solver-swap";
+  lane: RegistrableLane;
   submitted_at: Date | string;
   issued_at: Date | string;
   template: Record<string, unknown> | string;
@@ -255,7 +256,7 @@ export async function readOpenFlowStatus(
   };
   const template =
     typeof registration.template === "string" ? JSON.parse(registration.template) : registration.template;
-  if (registration.lane === "solver-swap" || !isOpenFlowTemplate(template)) {
+  if (laneTable[registration.lane].statusView === "hub-recorded" || !isOpenFlowTemplate(template)) {
     return {
       organization: registration.org_id,
       status: { ...base, state: "recorded", final: true, watermarks: [], updatedAt: createdAt },

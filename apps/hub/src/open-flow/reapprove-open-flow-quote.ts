@@ -1,16 +1,20 @@
-import { HubError, OPEN_FOR_LANES, PROXY_LANES } from "@hub/contract";
+import { HubError } from "@hub/contract";
+import {
+  completesOnOpenFor,
+  isProxyLane,
+  type LaneFacts,
+  laneTable,
+  type RegistrableLane,
+} from "../lanes/lane-table.js";
 import {
   isOpenFlowTemplate,
   type OpenFlowTemplate,
   openFlowTemplateFingerprint,
-} from "../quotes/open-flow-template.js";
+} from "../quotes/external/open-flow-template.js";
 import type { QuoteForSubmission } from "../submissions/submission-store.js";
 
 /** Whether a provider is in this deployment's configuration, and enabled. */
 export type ProviderState = "enabled" | "disabled" | "unconfigured";
-
-/** The external lanes POST /order registers: open flow, and solver-swap (recorded, moves no funds). */
-export type RegistrableLane = "open-flow" | "solver-swap";
 
 const refused = (message: string) => new HubError("EIN0007", { reference: "quoteId", message });
 
@@ -24,17 +28,19 @@ export function reapproveOpenFlowQuote(
   providerState: ProviderState,
 ): OpenFlowTemplate & { lane: RegistrableLane } {
   const { template } = quote;
-  if (OPEN_FOR_LANES.includes(quote.lane) || !isOpenFlowTemplate(template)) {
+  if (completesOnOpenFor(quote.lane) || !isOpenFlowTemplate(template)) {
     throw refused(
-      PROXY_LANES.includes(quote.lane)
+      isProxyLane(quote.lane)
         ? "A proxy-lane executionTx is registered with POST /order/openfor (without signature), not here."
         : "An OIF-lane quote completes through POST /order/openfor, not here.",
     );
   }
-  if (template.lane === "transfer") {
+  // A stored template's lane is checked, not trusted.
+  const facts = laneTable[template.lane] as LaneFacts | undefined;
+  if (facts?.submission === "none") {
     throw refused("A transfer winner is not completable: there is nothing to register.");
   }
-  if (template.lane !== "open-flow" && template.lane !== "solver-swap") {
+  if (facts?.submission !== "order") {
     throw refused(`Lane ${String(template.lane)} is not registered here.`);
   }
   if (providerState !== "enabled") {

@@ -1,6 +1,6 @@
 import { HubError, OPEN_FLOW_SIGNATURE_SCHEME, type OrderCreateRequest, signatureSetOf } from "@hub/contract";
 import { verifyMessage } from "viem";
-import type { OpenFlowTemplate } from "../quotes/open-flow-template.js";
+import type { OpenFlowTemplate } from "../quotes/external/open-flow-template.js";
 
 /** The signature set a registration records: absent on an admitted unsigned registration. */
 export interface RegistrationSignature {

@@ -1,29 +1,10 @@
+import type { MandateOutputJson, StandardOrderJson } from "@hub/chain";
+
 /** One MandateOutput as stored: bytes32 and bytes fields lowercase 0x hex, uint256 decimal strings. */
-export interface MandateOutputRecord {
-  oracle: string;
-  settler: string;
-  chainId: string;
-  token: string;
-  amount: string;
-  recipient: string;
-  callbackData: string;
-  context: string;
-}
+export type MandateOutputRecord = MandateOutputJson;
 
 /** The StandardOrder decoded from an Open event, exact: uint256 as decimal strings, addresses lowercase. */
-export interface StandardOrderRecord {
-  user: string;
-  nonce: string;
-  originChainId: string;
-  /** Unix seconds (uint32). */
-  expires: number;
-  /** Unix seconds (uint32). */
-  fillDeadline: number;
-  inputOracle: string;
-  /** Each input as on chain: [uint256(uint160(token)), amount], both decimal strings. */
-  inputs: [string, string][];
-  outputs: MandateOutputRecord[];
-}
+export type StandardOrderRecord = StandardOrderJson;
 
 export function sameMandateOutput(a: MandateOutputRecord, b: MandateOutputRecord): boolean {
   return (

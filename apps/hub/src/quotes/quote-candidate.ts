@@ -1,4 +1,5 @@
 import type { Lane, QuoteWinner } from "@hub/contract";
+import type { QuoteRoute } from "./resolve-quote-route.js";
 
 /** The least validity a quote must have left when it is disclosed, so the user can still act on it. */
 export const MIN_SIGNING_WINDOW_MS = 5000;
@@ -48,13 +49,31 @@ export interface QuoteCandidate {
   disclose(identity: WinnerIdentity): { winner: QuoteWinner; template: Record<string, unknown> };
 }
 
-/** What one source of a round gives: its candidates, or a refusal (a HubError) when it has none. */
+/** Limits a round to one provider, and within it to one solver (prepare). */
+export interface QuoteRoundScope {
+  providerId?: string;
+  solverId?: string;
+}
+
+/** What one provider call of a round came to: the outcome's kind and the candidates vetted from it. */
+export interface ProviderAnswer {
+  kind: "quotes" | "no-quotes" | "refused" | "rate-limited" | "auth-refused" | "unavailable";
+  candidates: QuoteCandidate[];
+}
+
+/** One source's part of a round: its calls' answers, and the EIN0008 message when none leaves a candidate. */
+export interface SourceAnswers {
+  answers: ProviderAnswer[];
+  noneMessage: string;
+}
+
+/** One provider kind as a source of quote rounds (OIF, proxy lanes, external). */
 export interface CandidateSource {
   /** Whether this source has a provider in scope (prepare names one provider). */
   serves(scope: { providerId?: string }): boolean;
-  run(
-    route: import("./resolve-quote-route.js").QuoteRoute,
-    scope: { providerId?: string; solverId?: string },
-    signal: AbortSignal | undefined,
-  ): Promise<QuoteCandidate[]>;
+  /**
+   * Asks the source's providers in scope for the route, in parallel, under the round's signal. Undefined
+   * when the route is not this source's (no candidate, no refusal); throws a HubError when it cannot ask.
+   */
+  ask(route: QuoteRoute, scope: QuoteRoundScope, signal: AbortSignal): Promise<SourceAnswers | undefined>;
 }

@@ -1,7 +1,7 @@
 import type { StandardOrderJson } from "@hub/chain";
 import type { ExecutionTx } from "@hub/contract";
 import type { OifProduct } from "../upstream/providers-config.js";
-import type { QuoteLane } from "./quote-lanes.js";
+import type { OifLane } from "../lanes/lane-table.js";
 
 /**
  * What a submission needs and the client never sees, stored with every quote so any replica can
@@ -13,7 +13,7 @@ export interface QuoteTemplate {
   /** The configured provider to forward through (its client: ProviderClients.get). */
   providerId: string;
   solverId: string;
-  lane: QuoteLane;
+  lane: OifLane;
   orderType: OifProduct;
   /**
    * `0x00` ‖ signature on Permit2; the raw 65 bytes (or `0x01` ‖ them) on EIP-3009; none on the proxy

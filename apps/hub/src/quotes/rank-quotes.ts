@@ -1,21 +1,5 @@
-import type { Lane } from "@hub/contract";
+import { laneTable } from "../lanes/lane-table.js";
 import type { QuoteCandidate } from "./quote-candidate.js";
-
-/**
- * Lanes best first when all else is equal: EIP-3009 needs no Permit2 approval; a signature lane costs
- * the user no gas; a proxy lane is one transaction; the open flow is the user's transactions and a
- * signature; winners that cannot be completed come last.
- */
-const laneOrder: readonly Lane[] = [
-  "aggregator-gasless",
-  "oif-escrow-gasless",
-  "oif-escrow-nonevm",
-  "oif-wrap-native",
-  "oif-swap-token",
-  "open-flow",
-  "solver-swap",
-  "transfer",
-];
 
 /** What ranking reads of a quote. */
 export type RankedQuote = Pick<
@@ -25,7 +9,7 @@ export type RankedQuote = Pick<
 
 /**
  * Best first: the most output for the amount (exact-input) or the least input for it (exact-output);
- * then the shortest eta (none last); then the lane (laneOrder); then by
+ * then the shortest eta (none last); then the lane (its rank in the lane table); then by
  * provider id, so equal offers always rank the same way.
  */
 export function compareQuotes(
@@ -40,7 +24,7 @@ export function compareQuotes(
   const etaA = a.etaSeconds ?? Number.POSITIVE_INFINITY;
   const etaB = b.etaSeconds ?? Number.POSITIVE_INFINITY;
   if (etaA !== etaB) return etaA < etaB ? -1 : 1;
-  const lane = laneOrder.indexOf(a.lane) - laneOrder.indexOf(b.lane);
+  const lane = laneTable[a.lane].rank - laneTable[b.lane].rank;
   if (lane !== 0) return lane;
   if (a.offerProvider !== b.offerProvider) return a.offerProvider < b.offerProvider ? -1 : 1;
   return a.upstreamQuoteId < b.upstreamQuoteId ? -1 : a.upstreamQuoteId > b.upstreamQuoteId ? 1 : 0;

@@ -1,5 +1,5 @@
 import { type Catalog, type CatalogAsset, type CatalogChain, HubError } from "@hub/contract";
-import type { QuoteLane } from "./quote-lanes.js";
+import { laneTable, type OifLane, signatureOifLanes } from "../lanes/lane-table.js";
 
 /** One side of a route: the catalog chain and the asset on it. */
 export interface RouteEnd {
@@ -30,7 +30,7 @@ export interface QuoteRoute {
   source: RouteEnd;
   destination: RouteEnd;
   /** The lanes this source can take, best first when all else is equal. */
-  lanes: QuoteLane[];
+  lanes: OifLane[];
   /** The request's amount: of the source on exact-input, of the destination on exact-output. */
   amount: bigint;
   swapType: "exact-input" | "exact-output";
@@ -139,13 +139,12 @@ export function resolveQuoteRoute(catalog: Catalog, request: QuoteRouteRequest):
   const source = resolveSource(catalog, request.sourceAsset);
   const destination = resolveEnd(catalog, request.destinationAsset, "destinationAsset");
   const proxy = proxyFor(source);
-  const lanes: QuoteLane[] = [];
-  if (proxy) lanes.push(proxy.lane);
-  else {
-    // EIP-3009 first: it needs no Permit2 approval, so it wins a tie.
-    if (source.asset.authorizations.includes("eip3009")) lanes.push("aggregator-gasless");
-    lanes.push("oif-escrow-gasless");
-  }
+  // An EIP-3009 lane only for a token that declares the authorization.
+  const lanes: OifLane[] = proxy
+    ? [proxy.lane]
+    : signatureOifLanes.filter(
+        (lane) => laneTable[lane].oif.scheme !== "eip3009" || source.asset.authorizations.includes("eip3009"),
+      );
   // Spec common rule 9: EVM addresses are not checked at validation; a malformed one fails here.
   if (!EVM_ADDRESS.test(request.recipient)) {
     throw noRoute("recipient: not an EVM address on the destination chain.");

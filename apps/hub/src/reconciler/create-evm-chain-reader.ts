@@ -1,6 +1,11 @@
-import { bridgeAbi, inputSettlerEscrowAbi, outputSettlerAbi } from "@hub/chain";
+import {
+  bridgeAbi,
+  inputSettlerEscrowAbi,
+  mandateOutputToJson,
+  outputSettlerAbi,
+  standardOrderToJson,
+} from "@hub/chain";
 import { type AbiEvent, type Address, createPublicClient, http, type Log, parseEventLogs } from "viem";
-import type { MandateOutputRecord } from "../order-state/index.js";
 import type { ChainReader, LogPosition, OrderLog, OrderLogQuery } from "./chain-reader.js";
 
 const escrowEvents = inputSettlerEscrowAbi.filter(
@@ -15,30 +20,6 @@ const bridgeEvents = bridgeAbi.filter(
   (item): item is Extract<(typeof bridgeAbi)[number], { type: "event" }> =>
     item.type === "event" && (item.name === "Deposited" || item.name === "Released"),
 );
-
-interface RawOutput {
-  oracle: string;
-  settler: string;
-  chainId: bigint;
-  token: string;
-  amount: bigint;
-  recipient: string;
-  callbackData: string;
-  context: string;
-}
-
-function outputRecord(output: RawOutput): MandateOutputRecord {
-  return {
-    oracle: output.oracle.toLowerCase(),
-    settler: output.settler.toLowerCase(),
-    chainId: output.chainId.toString(),
-    token: output.token.toLowerCase(),
-    amount: output.amount.toString(),
-    recipient: output.recipient.toLowerCase(),
-    callbackData: output.callbackData.toLowerCase(),
-    context: output.context.toLowerCase(),
-  };
-}
 
 function position(log: Log): LogPosition {
   if (
@@ -94,22 +75,12 @@ export function createEvmChainReader(config: { rpcUrl: string; requestTimeoutMs?
         const settler = log.address.toLowerCase();
         const onchainOrderId = log.args.orderId.toLowerCase();
         if (log.eventName === "Open") {
-          const order = log.args.order;
           decoded.push({
             ...position(log),
             kind: "open",
             settler,
             onchainOrderId,
-            order: {
-              user: order.user.toLowerCase(),
-              nonce: order.nonce.toString(),
-              originChainId: order.originChainId.toString(),
-              expires: order.expires,
-              fillDeadline: order.fillDeadline,
-              inputOracle: order.inputOracle.toLowerCase(),
-              inputs: order.inputs.map(([token, amount]) => [token.toString(), amount.toString()]),
-              outputs: order.outputs.map(outputRecord),
-            },
+            order: standardOrderToJson(log.args.order),
           });
         } else if (log.eventName === "Finalised") {
           decoded.push({
@@ -133,7 +104,7 @@ export function createEvmChainReader(config: { rpcUrl: string; requestTimeoutMs?
           onchainOrderId: log.args.orderId.toLowerCase(),
           solver: log.args.solver.toLowerCase(),
           timestamp: log.args.timestamp,
-          output: outputRecord(log.args.output),
+          output: mandateOutputToJson(log.args.output),
           finalAmount: log.args.finalAmount.toString(),
         });
       }

@@ -10,10 +10,8 @@ export function registerCreateQuote(router: OperationRouter, services: HubServic
     operationId,
     body: quoteRequestBody,
     // An asset route the catalog cannot serve is refused before the charge (spec common rule 5).
-    resolve: ({ body }) => {
-      resolveQuoteRoute(services.catalog.catalog, body);
-    },
-    handle: ({ body, organization, subject, signal }) =>
-      services.quotes.quote(body, { organization: organization!, subject: subject! }, signal),
+    resolve: ({ body }) => resolveQuoteRoute(services.catalog.catalog, body),
+    handle: ({ body, resolved, organization, subject, signal }) =>
+      services.quotes.quote(body, resolved, { organization: organization!, subject: subject! }, signal),
   });
 }

@@ -10,10 +10,8 @@ export function registerPrepareQuote(router: OperationRouter, services: HubServi
     operationId,
     body: prepareQuoteRequestBody,
     // An asset route the catalog cannot serve is refused before the charge (spec common rule 5).
-    resolve: ({ body }) => {
-      resolveQuoteRoute(services.catalog.catalog, body);
-    },
-    handle: ({ body, organization, subject, signal }) =>
-      services.quotes.prepare(body, { organization: organization!, subject: subject! }, signal),
+    resolve: ({ body }) => resolveQuoteRoute(services.catalog.catalog, body),
+    handle: ({ body, resolved, organization, subject, signal }) =>
+      services.quotes.prepare(body, resolved, { organization: organization!, subject: subject! }, signal),
   });
 }

@@ -1,15 +1,14 @@
-import { createHash } from "node:crypto";
 import {
-  canonicalJson,
+  canonicalSha256,
   HubError,
   hubOrderId,
-  OPEN_FOR_LANES,
   type OpenForAck,
   type OrderCreateAck,
   type OrderCreateRequest,
 } from "@hub/contract";
 import { isUniqueViolation } from "@hub/store";
 import type { Logger } from "pino";
+import { completesOnOpenFor } from "../lanes/lane-table.js";
 import type { OpenFlowRegistrationStore } from "../open-flow/open-flow-registration-store.js";
 import { type ProviderState, reapproveOpenFlowQuote } from "../open-flow/reapprove-open-flow-quote.js";
 import { verifyOpenFlowSignature } from "../open-flow/verify-open-flow-signature.js";
@@ -65,10 +64,6 @@ export interface OrderServiceDeps {
 
 /** Rounds of read-then-act a submission tries when its compare-and-set loses a race. */
 const MAX_ROUNDS = 4;
-
-function fingerprint(value: unknown): string {
-  return createHash("sha256").update(canonicalJson(value), "utf8").digest("hex");
-}
 
 function openForAck(reservation: Reservation): OpenForAck {
   if (reservation.onchainOrderId === undefined || reservation.submittedAt === undefined) {
@@ -255,7 +250,7 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
       hubOrderId: id,
       quote,
       lane: template.lane,
-      requestFingerprint: fingerprint({
+      requestFingerprint: canonicalSha256({
         quoteId: request.quoteId,
         artifactHash: request.artifactHash.toLowerCase(),
         signature: signature ?? null,
@@ -284,7 +279,7 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
           message: "quoteRequestId is not the round of this quote.",
         });
       }
-      if (!OPEN_FOR_LANES.includes(quote.lane)) {
+      if (!completesOnOpenFor(quote.lane)) {
         throw new HubError("EIN0001", {
           reference: "quoteId",
           message: "This winner does not complete here: register it with POST /order.",
@@ -292,7 +287,7 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
       }
       const signature = openForSignature(quote.lane, request.signature);
       const id = hubOrderId(quote.quoteId);
-      const requestFingerprint = fingerprint({
+      const requestFingerprint = canonicalSha256({
         quoteRequestId: request.quoteRequestId,
         quoteId: request.quoteId,
         signature: signature ?? null,

@@ -1,4 +1,5 @@
-import { HubError, type Lane, PROXY_LANES } from "@hub/contract";
+import { HubError, type Lane } from "@hub/contract";
+import { laneTable } from "../lanes/lane-table.js";
 
 const HEX_65 = /^0x[0-9a-fA-F]{130}$/;
 const PERMIT2_66 = /^0x00[0-9a-fA-F]{130}$/;
@@ -17,22 +18,23 @@ function refuse(message: string): never {
  */
 export function openForSignature(lane: Lane, signature: string | undefined): string | undefined {
   const present = signature !== undefined && signature !== "";
-  if (PROXY_LANES.includes(lane)) {
+  const check = laneTable[lane].signature;
+  if (check === "omitted") {
     if (present) refuse("Omit signature on a proxy lane: the deposit is the user's own transaction.");
     return undefined;
   }
   if (!present) refuse("signature is required on this quote's lane: sign its signPayload.");
   const value = signature as string;
-  switch (lane) {
-    case "oif-escrow-gasless":
+  switch (check) {
+    case "permit2":
       if (!PERMIT2_66.test(value))
         refuse("Permit2 lane: 0x00 followed by the 65-byte ECDSA signature (66 bytes as 0x hex).");
       return value.toLowerCase();
-    case "aggregator-gasless":
+    case "eip3009":
       if (HEX_65.test(value)) return `0x01${value.slice(2).toLowerCase()}`;
       if (EIP3009_66.test(value)) return value.toLowerCase();
       return refuse("EIP-3009 lane: the 65-byte signature as 0x hex, or 0x01 followed by it.");
-    case "oif-escrow-nonevm": {
+    case "solana-envelope": {
       const bytes = BASE64.test(value) ? Buffer.from(value, "base64") : undefined;
       if (bytes?.length !== 97 || bytes[0] !== 0 || bytes.toString("base64") !== value)
         refuse("Solana lane: the 97-byte envelope (0x00, signature, public key) as standard base64.");

@@ -23,15 +23,3 @@ export const laneSchema = z
 
 /** One lane name. */
 export type Lane = z.output<typeof laneSchema>;
-
-/** Lanes that complete through POST /order/openfor. */
-export const OPEN_FOR_LANES: readonly Lane[] = [
-  "oif-escrow-gasless",
-  "aggregator-gasless",
-  "oif-escrow-nonevm",
-  "oif-wrap-native",
-  "oif-swap-token",
-];
-
-/** Lanes on which the hub compiles executionTx itself; their chainId fields are integers. */
-export const PROXY_LANES: readonly Lane[] = ["oif-wrap-native", "oif-swap-token"];

@@ -1,6 +1,6 @@
 import { formatUnits } from "viem";
-import type { ExternalLane } from "./open-flow-template.js";
-import type { RouteEnd } from "./resolve-quote-route.js";
+import type { ExternalLane } from "../../lanes/lane-table.js";
+import type { RouteEnd } from "../resolve-quote-route.js";
 
 /** The facts signIntent states, one line each. */
 export interface SignIntentFacts {

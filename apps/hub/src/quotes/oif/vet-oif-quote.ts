@@ -1,20 +1,20 @@
 import type { StandardOrder } from "@hub/chain";
 import type { Hex } from "viem";
-import { oifQuoteResponseSchema } from "../upstream/oif-quote-response.js";
+import { isOifProduct, laneTable, type OifLane } from "../../lanes/lane-table.js";
+import { oifQuoteResponseSchema } from "../../upstream/oif-quote-response.js";
+import { type QuoteRejectionReason, QuoteRejection } from "../quote-rejection.js";
+import type { QuoteRoute } from "../resolve-quote-route.js";
 import { checkStandardOrder } from "./check-standard-order.js";
-import { isQuoteProduct, type QuoteLane, quoteLanes } from "./quote-lanes.js";
-import { type QuoteRejectionReason, QuoteRejection } from "./quote-rejection.js";
-import type { QuoteRoute } from "./resolve-quote-route.js";
 import { vetEip3009Order } from "./vet-eip3009-order.js";
 import { type SignTypedData, vetPermit2Order } from "./vet-permit2-order.js";
 
 /** An upstream quote that passed every check, with what the hub rebuilt from it. */
-export interface VettedQuote {
+export interface VettedOifQuote {
   providerId: string;
   solverId: string;
   /** The provider id offers and winners carry: `<providerId>.<solverId>`. */
   offerProvider: string;
-  lane: QuoteLane;
+  lane: OifLane;
   /** The QuoteResponse exactly as received (echoed verbatim on submission). */
   quoteResponse: unknown;
   upstreamQuoteId: string;
@@ -32,14 +32,14 @@ export interface VettedQuote {
 }
 
 export type VetOutcome =
-  | { ok: true; quote: VettedQuote }
+  | { ok: true; quote: VettedOifQuote }
   | { ok: false; reason: QuoteRejectionReason; detail: string; solverId: string | undefined };
 
 export interface VettingContext {
   providerId: string;
   route: QuoteRoute;
   /** The lane the upstream was asked for; an answer on another lane is discarded. */
-  askedLane: QuoteLane;
+  askedLane: OifLane;
   nowMs: number;
 }
 
@@ -59,7 +59,7 @@ function previewAmount(side: { amount?: string | undefined }[], what: string): b
  * recomputed), the StandardOrder it opens (user, assets, chains, amounts, recipient, oracles, settlers,
  * deadlines), and a preview that agrees with the signed amounts. The first failure discards it.
  */
-export function vetQuote(raw: unknown, context: VettingContext): VetOutcome {
+export function vetOifQuote(raw: unknown, context: VettingContext): VetOutcome {
   const solverId =
     typeof raw === "object" && raw !== null && typeof (raw as { solverId?: unknown }).solverId === "string"
       ? (raw as { solverId: string }).solverId
@@ -72,17 +72,17 @@ export function vetQuote(raw: unknown, context: VettingContext): VetOutcome {
     }
     const quote = parsed.data;
     if (!SOLVER_ID.test(quote.solverId)) throw new QuoteRejection("malformed", "solverId is not a plain id");
-    if (!isQuoteProduct(quote.order.type))
+    if (!isOifProduct(quote.order.type))
       throw new QuoteRejection("unknown-lane", `order type ${quote.order.type}`);
     const lane = context.askedLane;
-    if (quoteLanes[lane].product !== quote.order.type) {
+    if (laneTable[lane].oif.product !== quote.order.type) {
       throw new QuoteRejection(
         "lane-not-asked",
         `answered ${quote.order.type} to a request for ${context.askedLane}`,
       );
     }
     const vetted =
-      lane === "aggregator-gasless"
+      laneTable[lane].oif.scheme === "eip3009"
         ? vetEip3009Order(quote, context.route)
         : vetPermit2Order(quote, context.route);
     const nowSeconds = Math.floor(context.nowMs / 1000);

@@ -1,6 +1,6 @@
 import { type StandardOrder, addressToBytes32 } from "@hub/chain";
-import { QuoteRejection } from "./quote-rejection.js";
-import type { QuoteRoute } from "./resolve-quote-route.js";
+import { QuoteRejection } from "../quote-rejection.js";
+import type { QuoteRoute } from "../resolve-quote-route.js";
 
 /** What the order and the quote's own validity say about time, in unix seconds. */
 export interface QuoteTimes {

@@ -1,6 +1,6 @@
 import { HubError } from "@hub/contract";
-import type { ProxyQuoteLane } from "./quote-lanes.js";
-import type { QuoteRoute, RouteEnd } from "./resolve-quote-route.js";
+import type { ProxyLane } from "../../lanes/lane-table.js";
+import type { QuoteRoute, RouteEnd } from "../resolve-quote-route.js";
 import type { SwapRouterReader, SwapRouterRef } from "./swap-router-reader.js";
 
 /** What the user pays on oif-swap-token, base units of the undeclared token. */
@@ -22,7 +22,7 @@ export interface ProxySwap {
 
 /** A proxy-lane route made ready for the OIF upstream. */
 export interface ProxyLeg {
-  lane: ProxyQuoteLane;
+  lane: ProxyLane;
   userProxy: `0x${string}`;
   /**
    * The route as the upstream is asked (oif-escrow-v0) and its answers are vetted: the escrow's declared
@@ -37,7 +37,7 @@ function noRoute(message: string): HubError {
   return new HubError("EIN0008", { message });
 }
 
-function upstreamRouteOf(route: QuoteRoute, lane: ProxyQuoteLane, escrowInput: RouteEnd, amount: bigint) {
+function upstreamRouteOf(route: QuoteRoute, lane: ProxyLane, escrowInput: RouteEnd, amount: bigint) {
   const { proxy: _proxy, ...rest } = route;
   return { ...rest, source: escrowInput, lanes: [lane], amount };
 }

@@ -1,8 +1,5 @@
-import { createHash } from "node:crypto";
-import { canonicalJson } from "@hub/contract";
-
-/** The lanes an external aggregator's winner takes. */
-export type ExternalLane = "open-flow" | "solver-swap" | "transfer";
+import { canonicalSha256 } from "@hub/contract";
+import type { ExternalLane } from "../../lanes/lane-table.js";
 
 /** One side of an external winner: where, what and how much (base units). */
 export interface OpenFlowLeg {
@@ -56,7 +53,7 @@ export interface OpenFlowTemplate {
 /** SHA-256 (lowercase hex) of the canonical JSON of a template without its fingerprint. */
 export function openFlowTemplateFingerprint(template: Omit<OpenFlowTemplate, "fingerprint">): string {
   const { fingerprint: _ignored, ...rest } = template as OpenFlowTemplate;
-  return createHash("sha256").update(canonicalJson(rest), "utf8").digest("hex");
+  return canonicalSha256(rest);
 }
 
 /** Whether a stored template is an external winner's (else it is an OIF lane's QuoteTemplate). */

@@ -1,7 +1,7 @@
-import { encodeInteropAddress } from "../upstream/interop-address.js";
-import type { OifQuoteRequest } from "../upstream/oif-quote-request.js";
-import { type QuoteLane, quoteLanes } from "./quote-lanes.js";
-import type { QuoteRoute } from "./resolve-quote-route.js";
+import { laneTable, type OifLane } from "../../lanes/lane-table.js";
+import { encodeInteropAddress } from "../../upstream/interop-address.js";
+import type { OifQuoteRequest } from "../../upstream/oif-quote-request.js";
+import type { QuoteRoute } from "../resolve-quote-route.js";
 
 /**
  * The aggregator request for one lane of a route. The aggregator is told to answer within the
@@ -9,7 +9,7 @@ import type { QuoteRoute } from "./resolve-quote-route.js";
  */
 export function buildOifQuoteRequest(
   route: QuoteRoute,
-  lane: QuoteLane,
+  lane: OifLane,
   options: { providerTimeoutMs: number; solverId?: string | undefined },
 ): OifQuoteRequest {
   const { source, destination } = route;
@@ -34,9 +34,9 @@ export function buildOifQuoteRequest(
         },
       ],
       swapType: route.swapType,
-      originSubmission: { mode: "user", schemes: [quoteLanes[lane].scheme] },
+      originSubmission: { mode: "user", schemes: [laneTable[lane].oif.scheme] },
     },
-    supportedTypes: [quoteLanes[lane].product],
+    supportedTypes: [laneTable[lane].oif.product],
     solverOptions: {
       timeout: upstreamTimeoutMs,
       solverTimeout: upstreamTimeoutMs,

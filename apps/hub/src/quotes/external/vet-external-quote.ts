@@ -1,9 +1,10 @@
 import { bridgeAbi } from "@hub/chain";
 import { type Hex, decodeFunctionData, encodeFunctionData, formatUnits } from "viem";
 import { z } from "zod";
-import type { ExternalLane, OpenFlowDeposit } from "./open-flow-template.js";
-import { type QuoteRejectionReason, QuoteRejection } from "./quote-rejection.js";
-import type { QuoteRoute } from "./resolve-quote-route.js";
+import { type ExternalLane, laneTable } from "../../lanes/lane-table.js";
+import { type QuoteRejectionReason, QuoteRejection } from "../quote-rejection.js";
+import type { QuoteRoute } from "../resolve-quote-route.js";
+import type { OpenFlowDeposit } from "./open-flow-template.js";
 
 /** What an external answer says it is; an answer without `kind` is a bridge transfer. */
 export type ExternalAnswerKind = "bridge" | "solver-swap" | "transfer";
@@ -305,7 +306,8 @@ function vetAnswer(answer: ExternalAnswer, context: ExternalVettingContext): Vet
   )
     reject("user", `sourceAccount ${answer.sourceAccount} was not the one asked for`);
   const validUntilMs = Date.parse(answer.expiresAt);
-  const minValidityMs = lane === "open-flow" ? context.openFlowMinValidityMs : context.minValidityMs;
+  const minValidityMs =
+    laneTable[lane].validity === "open-flow-window" ? context.openFlowMinValidityMs : context.minValidityMs;
   if (validUntilMs - context.nowMs < minValidityMs)
     reject("expired", `expiresAt ${answer.expiresAt} leaves under ${minValidityMs} ms`);
 

@@ -7,14 +7,13 @@ import {
 } from "@hub/chain";
 import { type ExecutionTx, type QuoteWinner, signableHash } from "@hub/contract";
 import { formatUnits } from "viem";
-import { committedTerms, quoteTerms } from "./disclose-winner.js";
-import { type ProxyLeg, priceProxyRoute, type SwapCost } from "./price-proxy-route.js";
-import type { QuoteCandidate, WinnerIdentity } from "./quote-candidate.js";
-import { OIF_ESCROW_EXECUTION_CLASS, quoteLanes } from "./quote-lanes.js";
-import type { QuoteTemplate } from "./quote-template.js";
-import type { QuoteRoute } from "./resolve-quote-route.js";
-import type { SwapRouterReader } from "./swap-router-reader.js";
-import type { VettedQuote } from "./vet-quote.js";
+import { laneTable, OIF_ESCROW_EXECUTION_CLASS } from "../../lanes/lane-table.js";
+import type { VettedOifQuote } from "../oif/vet-oif-quote.js";
+import type { QuoteCandidate, WinnerIdentity } from "../quote-candidate.js";
+import type { QuoteTemplate } from "../quote-template.js";
+import { committedTerms, quoteTerms } from "../quote-terms.js";
+import type { QuoteRoute } from "../resolve-quote-route.js";
+import type { ProxyLeg, SwapCost } from "./price-proxy-route.js";
 
 /** The transactions of a proxy-lane winner, compiled by the hub, with integer chain ids. */
 export function proxyExecutionTx(
@@ -77,7 +76,7 @@ export function proxyExecutionTx(
  * winner stays registrable for holdMs after issue.
  */
 export function proxyCandidate(
-  quote: VettedQuote,
+  quote: VettedOifQuote,
   route: QuoteRoute,
   leg: ProxyLeg,
   cost: SwapCost | undefined,
@@ -134,8 +133,8 @@ export function proxyCandidate(
       providerId: quote.providerId,
       solverId: quote.solverId,
       lane: leg.lane,
-      orderType: quoteLanes[leg.lane].product,
-      signatureScheme: quoteLanes[leg.lane].signatureScheme,
+      orderType: laneTable[leg.lane].oif.product,
+      signatureScheme: "none",
       quoteResponse: quote.quoteResponse,
       standardOrder: standardOrderToJson(quote.order),
       onchainOrderId,
@@ -153,28 +152,4 @@ export function proxyCandidate(
   }
 
   return { ...candidate, disclose };
-}
-
-/**
- * The candidates of a proxy-lane route: prices the route (the swap router is read on oif-swap-token),
- * runs the OIF round on the upstream route, and prices each answer's escrow input.
- */
-export async function proxyLaneCandidates(
-  route: QuoteRoute,
-  deps: { reader: SwapRouterReader; holdMs: number },
-  runRound: (upstreamRoute: QuoteRoute) => Promise<VettedQuote[]>,
-): Promise<QuoteCandidate[]> {
-  const leg = await priceProxyRoute(route, deps.reader);
-  const quotes = await runRound(leg.upstreamRoute);
-  return Promise.all(
-    quotes.map(async (quote) =>
-      proxyCandidate(
-        quote,
-        route,
-        leg,
-        leg.swap ? await leg.swap.costOf(quote.inputAmount) : undefined,
-        deps.holdMs,
-      ),
-    ),
-  );
 }

@@ -1,10 +1,10 @@
 import { type StandardOrder, addressToBytes32, orderIdentifier } from "@hub/chain";
 import { type Hex, hashTypedData } from "viem";
-import type { OifQuoteResponse } from "../upstream/oif-quote-response.js";
-import { decodeInteropAddress } from "../upstream/interop-address.js";
+import type { OifQuoteResponse } from "../../upstream/oif-quote-response.js";
+import { decodeInteropAddress } from "../../upstream/interop-address.js";
 import { EIP3009_WIRE_TYPES, typesAreExactly } from "./expected-typed-data-types.js";
-import { QuoteRejection } from "./quote-rejection.js";
-import type { QuoteRoute } from "./resolve-quote-route.js";
+import { QuoteRejection } from "../quote-rejection.js";
+import type { QuoteRoute } from "../resolve-quote-route.js";
 import { type SignTypedData, type VettedOrder, hashReceivedTypedData } from "./vet-permit2-order.js";
 import {
   readAddress,

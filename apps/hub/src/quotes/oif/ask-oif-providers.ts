@@ -1,0 +1,97 @@
+import { HubError } from "@hub/contract";
+import type { Logger } from "pino";
+import { laneTable, type OifLane } from "../../lanes/lane-table.js";
+import type { Clock } from "../../services/clock.js";
+import type { OifAggregatorClient } from "../../upstream/oif-aggregator-client.js";
+import type { ProviderAnswer, QuoteRoundScope } from "../quote-candidate.js";
+import type { QuoteMetrics } from "../quote-metrics.js";
+import type { QuoteRoute } from "../resolve-quote-route.js";
+import { buildOifQuoteRequest } from "./build-oif-quote-request.js";
+import { type VettedOifQuote, vetOifQuote } from "./vet-oif-quote.js";
+
+export interface OifProvidersDeps {
+  /** The providers a round asks (the enabled ones). */
+  providers: readonly OifAggregatorClient[];
+  metrics: QuoteMetrics;
+  logger: Logger;
+  clock: Clock;
+}
+
+/** What one OIF call came to: its outcome's kind and the quotes that passed vetting. */
+export interface OifAnswer {
+  kind: ProviderAnswer["kind"];
+  quotes: VettedOifQuote[];
+}
+
+/** The EIN0008 message of an OIF round whose providers answered but left no candidate. */
+export const OIF_NONE_MESSAGE = "No viable route: no provider offered a quote that passed the hub's checks.";
+
+/** Whether an OIF provider is in scope. */
+export function oifProvidersServe(deps: OifProvidersDeps, scope: { providerId?: string }): boolean {
+  return deps.providers.some(
+    (client) => scope.providerId === undefined || client.provider.id === scope.providerId,
+  );
+}
+
+/**
+ * Asks every OIF provider in scope for every lane of the route it carries, in parallel under the
+ * round's signal, and vets each answer. Refuses (EIN0008) when no provider in scope carries a lane.
+ */
+export async function askOifProviders(
+  deps: OifProvidersDeps,
+  route: QuoteRoute,
+  scope: QuoteRoundScope,
+  signal: AbortSignal,
+): Promise<OifAnswer[]> {
+  const { metrics, logger, clock } = deps;
+
+  async function ask(client: OifAggregatorClient, lane: OifLane): Promise<OifAnswer> {
+    const providerId = client.provider.id;
+    const request = buildOifQuoteRequest(route, lane, {
+      providerTimeoutMs: client.provider.timeoutMs,
+      solverId: scope.solverId,
+    });
+    const outcome = await client.quote(request, signal);
+    metrics.providerOutcome(providerId, outcome.kind);
+    if (outcome.kind !== "quotes") {
+      if (outcome.kind !== "no-quotes") {
+        logger.warn({ provider: providerId, lane, outcome }, "provider gave no quotes to a round");
+      }
+      return { kind: outcome.kind, quotes: [] };
+    }
+    const quotes: VettedOifQuote[] = [];
+    for (const raw of outcome.quotes) {
+      const vetted = vetOifQuote(raw, { providerId, route, askedLane: lane, nowMs: clock.now() });
+      if (vetted.ok) {
+        // A provider asked for one solver answers for that one only.
+        if (scope.solverId === undefined || vetted.quote.solverId === scope.solverId)
+          quotes.push(vetted.quote);
+        continue;
+      }
+      metrics.vettingRejected(providerId, vetted.reason);
+      logger.warn(
+        {
+          provider: providerId,
+          solverId: vetted.solverId,
+          lane,
+          reason: vetted.reason,
+          detail: vetted.detail,
+        },
+        "upstream quote discarded by vetting",
+      );
+    }
+    return { kind: "quotes", quotes };
+  }
+
+  const calls: { client: OifAggregatorClient; lane: OifLane }[] = [];
+  for (const client of deps.providers) {
+    if (scope.providerId !== undefined && client.provider.id !== scope.providerId) continue;
+    for (const lane of route.lanes) {
+      if (client.provider.products.includes(laneTable[lane].oif.product)) calls.push({ client, lane });
+    }
+  }
+  if (calls.length === 0) {
+    throw new HubError("EIN0008", { message: "No viable route: no provider serves this route's lanes." });
+  }
+  return Promise.all(calls.map(({ client, lane }) => ask(client, lane)));
+}
