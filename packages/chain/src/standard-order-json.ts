@@ -1,3 +1,4 @@
+import type { Hex } from "viem";
 import type { MandateOutput, StandardOrder } from "./standard-order.js";
 
 /** A MandateOutput as JSON: uint256 as decimal strings, bytes lowercase hex. */
