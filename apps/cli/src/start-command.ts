@@ -12,7 +12,7 @@ import {
   createReservationAdmin,
   devnetExternalProvider,
   devnetProvider,
-  forgetChainHistory,
+  createChainFactsStore,
   loadCatalog,
   parseProvidersConfig,
   reconcilerChainsFromManifest,
@@ -108,7 +108,8 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     if (providers.length === 0) logger.warn("no upstream provider configured: every quote answers EIN0008");
     if (devnet) {
       // The devnet's chains start from genesis on every start; facts of an earlier run are void.
-      for (const chain of devnet.manifest.chains) await forgetChainHistory(store.sql, chain.chainDomain);
+      for (const chain of devnet.manifest.chains)
+        await createChainFactsStore(store.sql).forgetChainHistory(chain.chainDomain);
     }
     const reconcilerChains: ReconcilerChainConfig[] = devnet
       ? reconcilerChainsFromManifest(devnet.manifest)

@@ -15,17 +15,18 @@ import { createCatalogService } from "./services/catalog-service.js";
 import { type Clock, systemClock } from "./services/clock.js";
 import { createGatewayCredentialCheck } from "./services/gateway-credential.js";
 import { createOnchainService } from "./services/onchain-service.js";
-import { createOpenFlowRegistrationStore } from "./open-flow/open-flow-registration-store.js";
+import { createChainFactsStore } from "./store/chain-facts-store.js";
+import { createOpenFlowStore } from "./store/open-flow-store.js";
 import { createOrderService } from "./services/order-service.js";
 import { createOrderStatusService } from "./services/order-status-service.js";
 import { createOrganizationRateLimiter } from "./services/organization-rate-limiter.js";
 import { createQuoteAdmission } from "./services/quote-admission.js";
 import { createQuoteService } from "./services/quote-service.js";
 import { createSourceRateLimiter } from "./services/source-rate-limiter.js";
-import { createSubmissionStore } from "./submissions/submission-store.js";
+import { createSubmissionStore } from "./store/submission-store.js";
 import { createExternalQuoteSource } from "./quotes/external-quote-source.js";
 import { createQuoteMetrics } from "./quotes/quote-metrics.js";
-import { createQuoteStore } from "./quotes/quote-store.js";
+import { createQuoteStore } from "./store/quote-store.js";
 import { type ReconcilerChainConfig, createReconciler } from "./reconciler/create-reconciler.js";
 import { createProviderClients } from "./upstream/provider-clients.js";
 import type { ProviderConfigInput } from "./upstream/providers-config.js";
@@ -139,7 +140,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       catalog: deps.catalog,
       providers,
       extraSources: externalSource ? [externalSource] : [],
-      quoteStore: deps.sql && createQuoteStore({ sql: deps.sql }),
+      quoteStore: deps.sql && createQuoteStore(deps.sql),
       metrics: quoteMetrics,
       logger: quoteLogger,
       clock,
@@ -154,7 +155,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       upstreamOf: (providerId) => providers?.get(providerId),
       clock,
       logger: logger.child({ component: "submissions" }),
-      registrations: deps.sql && createOpenFlowRegistrationStore(deps.sql),
+      registrations: deps.sql && createOpenFlowStore(deps.sql),
       providerState: (providerId) => {
         const provider = deps.providers?.find((configured) => configured.id === providerId);
         if (!provider) return "unconfigured";
@@ -172,7 +173,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       statusProjectionIdleEvictMs: config.statusProjectionIdleEvictMs,
       statusRefreshTimeoutMs: config.statusRefreshTimeoutMs,
     }),
-    onchain: createOnchainService({ sql: deps.sql }),
+    onchain: createOnchainService({ chainFacts: deps.sql && createChainFactsStore(deps.sql) }),
   });
 
   const dispatcher = createDispatcher({

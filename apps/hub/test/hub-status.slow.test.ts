@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type HubOrderStatus, hubOrderId, orderCreateAckSchema } from "@hub/contract";
 import { erc20Abi, type Hex } from "viem";
-import { getWatermark } from "../src/reconciler/get-watermark.js";
+import { createChainFactsStore } from "../src/store/chain-facts-store.js";
 import { dataOf, disposeLaneDatabases, type LaneStack, startLaneStack } from "./lane-stack.js";
 import { laneWallet } from "./lane-wallet.js";
 
@@ -90,7 +90,7 @@ describe("GET /status/{orderId} on the devnet: a real Bridge.deposit followed by
       (await origin.publicClient.waitForTransactionReceipt({ hash: quiet })).blockNumber,
     );
     await until("the reconciler indexes the quiet block", async () => {
-      const watermark = await getWatermark(stack.db.sql, stack.origin.chainDomain);
+      const watermark = await createChainFactsStore(stack.db.sql).getWatermark(stack.origin.chainDomain);
       return watermark && watermark.lastBlock >= quietBlock ? watermark : undefined;
     });
     stack.hubClock.skewMs += 2_100;

@@ -10,7 +10,7 @@ import {
 } from "@hub/contract";
 import { isUniqueViolation } from "@hub/store";
 import type { Logger } from "pino";
-import type { OpenFlowRegistrationStore } from "../open-flow/open-flow-registration-store.js";
+import type { OpenFlowStore } from "../store/open-flow-store.js";
 import { type ProviderState, reapproveOpenFlowQuote } from "../open-flow/reapprove-open-flow-quote.js";
 import { verifyOpenFlowSignature } from "../open-flow/verify-open-flow-signature.js";
 import { firstUpstreamView } from "../submissions/first-upstream-view.js";
@@ -21,7 +21,7 @@ import {
   moveOnExistingReservation,
   settleForward,
 } from "../submissions/reservation-rules.js";
-import type { QuoteForSubmission, Reservation, SubmissionStore } from "../submissions/submission-store.js";
+import type { QuoteForSubmission, Reservation, SubmissionStore } from "../store/submission-store.js";
 import type { SubmitOrderOutcome } from "../upstream/oif-aggregator-client.js";
 import type { Clock } from "./clock.js";
 
@@ -56,7 +56,7 @@ export interface OrderServiceDeps {
   clock: Clock;
   logger: Pick<Logger, "info" | "warn" | "error">;
   /** POST /order's registrations (absent without a database, like store). */
-  registrations?: OpenFlowRegistrationStore | undefined;
+  registrations?: OpenFlowStore | undefined;
   /** Whether a provider is still configured in this deployment, and enabled. */
   providerState?: (providerId: string) => ProviderState;
   /** Config unsignedOpenFlowRegistration: POST /order admits none of signature, signer and scheme. */

@@ -17,7 +17,7 @@ import {
   type QuoteCandidate,
 } from "../quotes/quote-candidate.js";
 import type { QuoteMetrics } from "../quotes/quote-metrics.js";
-import type { NewQuote, QuoteStore, StoredQuote } from "../quotes/quote-store.js";
+import type { NewQuote, QuoteStore, StoredQuote } from "../store/quote-store.js";
 import { compareQuotes } from "../quotes/rank-quotes.js";
 import { requestFingerprint } from "../quotes/request-fingerprint.js";
 import { type QuoteRoute, resolveQuoteRoute } from "../quotes/resolve-quote-route.js";

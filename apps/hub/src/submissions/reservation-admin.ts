@@ -5,7 +5,7 @@ import type { Clock } from "../services/clock.js";
 import { firstUpstreamView } from "./first-upstream-view.js";
 import { ReservationRefusal } from "./reservation-refusal.js";
 import type { ReservationState } from "./reservation-rules.js";
-import { createSubmissionStore, type Reservation } from "./submission-store.js";
+import { createSubmissionStore, type Reservation } from "../store/submission-store.js";
 
 /** A reservation as `hub admin reservations` prints it (JSON). */
 export interface ReservationOut {
