@@ -8,13 +8,14 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createHubApp, type HubApp } from "../src/index.js";
 import { createHubStatusReader } from "../src/open-flow/create-hub-status-reader.js";
 import { claimAndReadOpenFlowStatus } from "../src/open-flow/claim-and-read-open-flow-status.js";
-import { type BridgeLog, type ChainBlock } from "../src/reconciler/index.js";
+import type { BridgeLog, ChainBlock } from "../src/reconciler/index.js";
 import { createChainFactsStore } from "../src/store/chain-facts-store.js";
 import { createOpenFlowStore } from "../src/store/open-flow-store.js";
 import { assertRefusal, call, envelopeOf, GATEWAY_SECRET, manualClock, testCatalog } from "./hub-fixture.js";
 import { type SeededQuote, seedOpenFlowQuote } from "./open-flow-order-seed.js";
-import { seedAckedOrders } from "./order-status-seed.js";
+import { seedAckedOrders } from "./store/order-status-seed.js";
 import { countBridgeDeposits, setWatermarkBlock } from "./store/chain-facts-rows.js";
+import { countDepositClaims, listDepositClaims, readDepositClaim } from "./store/open-flow-rows.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 const SUBJECT = "user-1";
@@ -327,13 +328,7 @@ describe("GET /status/{orderId} (hub status view of an open-flow registration)",
 
 describe("GET /status/{orderId}: which deposit and release are the order's", () => {
   const other = "0x00000000000000000000000000000000000000cc";
-  const claimOf = async (orderId: string) =>
-    (
-      await db.sql.query<{ tx_hash: string | null }>(
-        "SELECT deposit_tx_hash AS tx_hash FROM open_flow_registrations WHERE hub_order_id = $1",
-        [orderId],
-      )
-    )[0]?.tx_hash;
+  const claimOf = (orderId: string) => readDepositClaim(db.sql, orderId);
 
   test("two orders whose quotes carry the same ref: one deposit is claimed by one order, the other stays registered until its own deposit appears", async () => {
     const world = freshWorld();
@@ -421,11 +416,7 @@ describe("GET /status/{orderId}: which deposit and release are the order's", () 
       if (read.state === "deposited") assert.equal(read.sourceTx?.txHash, deposit.txHash);
       else assert.equal(read.state, "registered");
     }
-    const [claims] = await db.sql.query<{ n: string }>(
-      "SELECT count(*)::text AS n FROM open_flow_registrations WHERE deposit_chain_domain = $1 AND deposit_tx_hash = $2",
-      [world.source.chainDomain, deposit.txHash],
-    );
-    assert.equal(claims?.n, "1");
+    assert.equal(await countDepositClaims(db.sql, world.source.chainDomain, deposit.txHash), "1");
     // Every replica agrees afterwards, from the one claim.
     clock.advance(2000);
     for (const replica of replicas) {
@@ -465,11 +456,7 @@ describe("GET /status/{orderId}: which deposit and release are the order's", () 
       "all three are claimed",
     );
     for (const [tx, holder] of holders) assert.equal(holder.size, 1, `${tx} is one order's`);
-    const claims = await db.sql.query<{ hub_order_id: string; tx_hash: string }>(
-      `SELECT hub_order_id, deposit_tx_hash AS tx_hash FROM open_flow_registrations
-        WHERE deposit_chain_domain = $1 ORDER BY deposit_tx_hash`,
-      [world.source.chainDomain],
-    );
+    const claims = await listDepositClaims(db.sql, world.source.chainDomain);
     assert.equal(claims.length, 3);
     for (const claim of claims) assert.deepEqual(holders.get(claim.tx_hash), new Set([claim.hub_order_id]));
   });

@@ -21,6 +21,7 @@ import { assertRefusal } from "./hub-fixture.js";
 import { type ExternalStandIn, startExternalStandIn } from "./open-flow-quotes-stand-in.js";
 import { type QuoteHub, dataOf, disposeQuoteDatabases, startQuoteHub } from "./quote-hub.js";
 import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";
+import { createQuoteStore } from "../src/store/quote-store.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read stored JSON rows and upstream answers.
 type Json = Record<string, any>;
@@ -75,10 +76,9 @@ describe("open-flow quotes against the devnet's external aggregator", () => {
   }
 
   async function templateOf(hub: QuoteHub, quoteId: string): Promise<OpenFlowTemplate> {
-    const rows = await hub.db.sql.query<Json>("SELECT template FROM quotes WHERE quote_id = $1", [quoteId]);
-    assert.equal(rows.length, 1, "the winner is stored");
-    const { template } = rows[0]!;
-    return typeof template === "string" ? JSON.parse(template) : template;
+    const quote = await createQuoteStore(hub.db.sql).get(quoteId);
+    assert.ok(quote, "the winner is stored");
+    return quote.template as unknown as OpenFlowTemplate;
   }
 
   async function send(to: string, data: Hex, value = 0n) {

@@ -19,6 +19,7 @@ import {
   startExternalStandIn,
 } from "./open-flow-quotes-stand-in.js";
 import { type QuoteHub, dataOf, disposeQuoteDatabases, startQuoteHub } from "./quote-hub.js";
+import { readQuoteRows } from "./store/quote-rows.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests build and doctor upstream JSON.
 type Json = Record<string, any>;
@@ -213,7 +214,7 @@ describe("open-flow quotes from an external aggregator (stand-in)", () => {
     target: QuoteHub,
     quoteId: string,
   ): Promise<{ row: Json; template: OpenFlowTemplate }> {
-    const rows = await target.db.sql.query<Json>("SELECT * FROM quotes WHERE quote_id = $1", [quoteId]);
+    const rows = await readQuoteRows<Json>(target.db.sql, quoteId);
     assert.equal(rows.length, 1, "the winner is stored");
     const row = rows[0]!;
     const template = typeof row.template === "string" ? JSON.parse(row.template) : row.template;

@@ -27,6 +27,7 @@ import {
   type User,
 } from "./submission-stack.js";
 import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";
+import { createSubmissionStore } from "../src/store/submission-store.js";
 
 describe("status views on the devnet, through the gateway", () => {
   let devnet: HubTestDevnet;
@@ -282,11 +283,7 @@ describe("status views on the devnet, through the gateway", () => {
       await replica.close();
       await standIn.close();
     });
-    const organization = (
-      await stack.db.sql.query<{ org_id: string }>("SELECT org_id FROM submissions WHERE hub_order_id = $1", [
-        ack.hubOrderId,
-      ])
-    )[0]?.org_id as string;
+    const organization = (await createSubmissionStore(stack.db.sql).find(ack.hubOrderId))?.orgId as string;
     const pollMs = 6000;
     const started = Date.now();
     await Promise.all(

@@ -2,7 +2,10 @@ import type { SqlExecutor } from "@hub/store";
 
 /** Moves a chain's watermark back (or forward) to a block without touching its facts. */
 export async function setWatermarkBlock(sql: SqlExecutor, chainDomain: string, block: number): Promise<void> {
-  await sql.query("UPDATE chain_watermarks SET last_block = $2 WHERE chain_domain = $1", [chainDomain, block]);
+  await sql.query("UPDATE chain_watermarks SET last_block = $2 WHERE chain_domain = $1", [
+    chainDomain,
+    block,
+  ]);
 }
 
 /** Drops every chain's watermark, keeping the facts. */
@@ -36,7 +39,10 @@ export async function countFacts(sql: SqlExecutor): Promise<Record<string, numbe
 }
 
 /** Deposited logs indexed on one chain domain, as a decimal string. */
-export async function countBridgeDeposits(sql: SqlExecutor, chainDomain: string): Promise<string | undefined> {
+export async function countBridgeDeposits(
+  sql: SqlExecutor,
+  chainDomain: string,
+): Promise<string | undefined> {
   const [row] = await sql.query<{ n: string }>(
     "SELECT count(*)::text AS n FROM bridge_deposits WHERE chain_domain = $1",
     [chainDomain],
