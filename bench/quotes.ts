@@ -3,9 +3,10 @@
 // fixed delay (10 ms and 25 ms); overhead = the hub's answer time - 25 ms. It covers the upstream HTTP on
 // loopback, parsing, vetting (typed data rebuilt and hashed) of 4 quotes per provider, ranking,
 // disclosure and the quotes-table insert (PGlite), through the hub's in-process entry.
+
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CatalogChain, type HubAnswer, hubHeaders } from "@hub/contract";

@@ -11,7 +11,7 @@ import { createTestDatabases } from "@hub/store";
 import { pino } from "pino";
 import { Pool } from "undici";
 import { startScriptedAggregator } from "../apps/hub/test/fixtures/scripted-aggregator.js";
-import { seedAckedOrders } from "../apps/hub/test/order-status-seed.js";
+import { seedAckedOrders } from "../apps/hub/test/store/order-status-seed.js";
 import { startBenchGateway } from "./bench-gateway.js";
 import { benchCatalog } from "./gateway-catalog.js";
 

@@ -1,5 +1,6 @@
 // Runs every drift check under scripts/drift/: each module exports `check(): Promise<string[]>`,
-// returning one line per file that differs from what its generator would write now.
+// returning one line per file out of step: it differs from what its generator would write now, or it
+// breaks a rule the check holds (SQL outside the store modules).
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 

@@ -4,24 +4,24 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createAdmin } from "@hub/admin";
 import { type Counters, createMemoryCounters, createRedisCounters } from "@hub/counters";
-import { type Devnet, createDevnet } from "@hub/devnet-app";
+import { createDevnet, type Devnet } from "@hub/devnet-app";
 import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
 import {
-  type ReconcilerChainConfig,
+  createChainFactsStore,
   createHubApp,
   createReservationBook,
   devnetExternalProvider,
   devnetProvider,
-  forgetChainHistory,
   loadCatalog,
   parseProvidersConfig,
+  type ReconcilerChainConfig,
   reconcilerChainsFromManifest,
 } from "@hub/hub-app";
 import { openStore } from "@hub/store";
 import { Redis } from "ioredis";
 import { type Logger, pino } from "pino";
 import { startAdminChannel } from "./admin-channel.js";
-import { type StackConfig, parseStackConfig } from "./stack-config.js";
+import { parseStackConfig, type StackConfig } from "./stack-config.js";
 
 /** What `.data/dev.json` holds once the stack is ready (DESIGN §4). */
 export interface DevFile {
@@ -108,7 +108,8 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     if (providers.length === 0) logger.warn("no upstream provider configured: every quote answers EIN0008");
     if (devnet) {
       // The devnet's chains start from genesis on every start; facts of an earlier run are void.
-      for (const chain of devnet.manifest.chains) await forgetChainHistory(store.sql, chain.chainDomain);
+      for (const chain of devnet.manifest.chains)
+        await createChainFactsStore(store.sql).forgetChainHistory(chain.chainDomain);
     }
     const reconcilerChains: ReconcilerChainConfig[] = devnet
       ? reconcilerChainsFromManifest(devnet.manifest)

@@ -3,10 +3,10 @@ import { after, before, describe, test } from "node:test";
 import { type Admin, createAdmin } from "@hub/admin";
 import { type CredentialResolver, createCredentialResolver } from "@hub/gateway-app";
 import { createTestDatabases, openStore, type PreparedDataDir, type Store } from "@hub/store";
+import { pollUntil } from "@hub/test-support";
 import { pino } from "pino";
 import { type AdminChannel, startAdminChannel } from "../src/admin-channel.js";
 import { runHub } from "./run-hub.js";
-import { pollUntil } from "@hub/test-support";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 after(() => databases.dispose());

@@ -5,9 +5,9 @@ import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
+import { pollUntil } from "@hub/test-support";
 import { createWalletClient, erc20Abi, http, publicActions } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { pollUntil } from "@hub/test-support";
 
 const root = new URL("../../../", import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), "hub-start-"));

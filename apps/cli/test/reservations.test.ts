@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, describe, test } from "node:test";
 import { createAdmin } from "@hub/admin";
-import { hubOrderId } from "@hub/contract";
 import { createReservationBook } from "@hub/hub-app";
-import { createTestDatabases, openStore, type SqlClient } from "@hub/store";
+import { readUpstreamView, seedReservation } from "@hub/hub-app/test-store/submission-rows";
+import { createTestDatabases, openStore } from "@hub/store";
 import { pino } from "pino";
 import { startAdminChannel } from "../src/admin-channel.js";
 import { parseCommand } from "../src/parse-command.js";
@@ -12,38 +12,6 @@ import { runCli } from "../src/run-cli.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 after(() => databases.dispose());
-
-/** A quote of this organization with a reservation in the given state, as the hub would have left it. */
-async function seedReservation(sql: SqlClient, orgId: string, state: "forwarding" | "unknown" | "acked") {
-  const quoteId = `q_r1_${randomBytes(12).toString("base64url")}`;
-  const id = hubOrderId(quoteId);
-  const now = new Date();
-  const later = new Date(now.getTime() + 30_000);
-  await sql.query(
-    `INSERT INTO quotes (quote_id, quote_request_id, org_id, subject, replica_id, lane, provider_id,
-       request_fingerprint, winner, template, issued_at, expires_at, registrable_until)
-     VALUES ($1, 'qr_r1_x', $2, 'user-1', 'r1', 'oif-escrow-gasless', 'devnet', $3, '{}'::jsonb, '{}'::jsonb, $4, $5, $5)`,
-    [quoteId, orgId, "a".repeat(64), now.toISOString(), later.toISOString()],
-  );
-  const acked = state === "acked";
-  await sql.query(
-    `INSERT INTO submissions (hub_order_id, quote_id, org_id, subject, route, lane, request_fingerprint, state,
-       upstream_provider_id, reserved_at, submitted_at, onchain_order_id, onchain_order_id_source)
-     VALUES ($1, $2, $3, 'user-1', 'openfor', 'oif-escrow-gasless', $4, $5, 'devnet', $6, $7, $8, $9)`,
-    [
-      id,
-      quoteId,
-      orgId,
-      "b".repeat(64),
-      state,
-      now.toISOString(),
-      acked ? now.toISOString() : null,
-      acked ? `0x${randomBytes(32).toString("hex")}` : null,
-      acked ? "upstream" : null,
-    ],
-  );
-  return id;
-}
 
 async function cli(args: string[], target: { dataDir: string; databaseUrl?: string | undefined }) {
   let stdout = "";
@@ -94,8 +62,8 @@ for (const { driver, skip } of databases.drivers) {
         dataDir: target.dataDir,
         ...(target.databaseUrl ? { databaseUrl: target.databaseUrl } : {}),
       });
-      const unknown = await seedReservation(store.sql, orgId, "unknown");
-      const acked = await seedReservation(store.sql, orgId, "acked");
+      const unknown = await seedReservation(store.sql, { orgId, state: "unknown" });
+      const acked = await seedReservation(store.sql, { orgId, state: "acked" });
       await store.close();
 
       const listed = await cli(
@@ -151,7 +119,7 @@ describe("hub admin reservations through a running service's admin channel (embe
       await target.dispose();
     });
     const orgId = `org_${randomBytes(6).toString("hex")}`;
-    const forwarding = await seedReservation(store.sql, orgId, "forwarding");
+    const forwarding = await seedReservation(store.sql, { orgId, state: "forwarding" });
     const onchainOrderId = `0x${randomBytes(32).toString("hex")}`;
     const done = await cli(
       [
@@ -170,13 +138,7 @@ describe("hub admin reservations through a running service's admin channel (embe
     assert.equal(reservation.state, "acked");
     assert.equal(reservation.onchainOrderId, onchainOrderId);
     assert.equal(done.json().chain, null, "no chain facts recorded for it");
-    const views = await store.sql.query<{ view: unknown }>(
-      "SELECT view FROM upstream_views WHERE hub_order_id = $1",
-      [forwarding],
-    );
-    const view = (typeof views[0]!.view === "string" ? JSON.parse(views[0]!.view) : views[0]!.view) as {
-      state: string;
-    };
+    const view = (await readUpstreamView(store.sql, forwarding)) as { state: string };
     assert.equal(view.state, "created");
     const listed = await cli(["admin", "reservations", "list", "--org", orgId], target);
     assert.equal(listed.code, 0, listed.stderr);

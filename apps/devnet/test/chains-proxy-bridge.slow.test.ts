@@ -15,6 +15,7 @@ import {
   wrapAndOpenCall,
 } from "@hub/chain";
 import { catalogSchema } from "@hub/contract";
+import { pollUntil } from "@hub/test-support";
 import { parseEther, parseUnits } from "viem";
 import { buildCatalog, startDevnetChains } from "../src/chains/index.js";
 import {
@@ -24,7 +25,6 @@ import {
   startChainsFixture,
   walletClientFor,
 } from "./chains-fixture.js";
-import { pollUntil } from "@hub/test-support";
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -10,12 +10,12 @@ import {
   outputSettlerAbi,
   type StandardOrder,
 } from "@hub/chain";
+import { pollUntil } from "@hub/test-support";
 import { pino } from "pino";
 import { toFunctionSelector } from "viem";
 import { createSystemClock } from "../src/aggregator/clock.js";
 import { createCommittee, type ObservedFill } from "../src/committee/create-committee.js";
 import { approve, balanceOf, mined, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
-import { pollUntil } from "@hub/test-support";
 
 describe("attestation committee", () => {
   let devnet: TestDevnet;

@@ -4,8 +4,8 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { childProcesses, processAlive } from "./devnet-test-kit.js";
 import { pollUntil } from "@hub/test-support";
+import { childProcesses, processAlive } from "./devnet-test-kit.js";
 
 const root = new URL("../../..", import.meta.url).pathname;
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { pollUntil } from "@hub/test-support";
 import { pino } from "pino";
 import { createPollLoop } from "../src/create-poll-loop.js";
-import { pollUntil } from "@hub/test-support";
 
 const logger = pino({ level: "silent" });
 

@@ -4,13 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { devnetUsdcAbi } from "@hub/chain";
+import { pollUntil } from "@hub/test-support";
 import { pino } from "pino";
 import { maxUint256, parseUnits } from "viem";
 import type { OrderResponse } from "../src/aggregator/oif-order.js";
 import { createChainClients } from "../src/create-chain-clients.js";
 import { createDevnet, type Devnet } from "../src/create-devnet.js";
 import { call, getQuotes, quoteRequest, signPayload } from "./aggregator-devnet.js";
-import { pollUntil } from "@hub/test-support";
 
 const permit2 = "0x000000000022D473030F116dDEE9F6B43aC78BA3";
 // The devnet defaults: committee delay 2 s, services polling every 100 ms, a block per transaction.

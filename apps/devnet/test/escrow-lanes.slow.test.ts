@@ -9,10 +9,10 @@ import {
   type StandardOrder,
   userProxyAbi,
 } from "@hub/chain";
+import { pollUntil } from "@hub/test-support";
 import { type Hex, maxUint256, parseEther, parseUnits } from "viem";
 import type { OrderResponse } from "../src/aggregator/oif-order.js";
 import type { QuotesResponse } from "../src/aggregator/oif-quote.js";
-import { orderFromQuote } from "./escrow-quote-order.js";
 import {
   type AggregatorDevnet,
   call,
@@ -23,7 +23,7 @@ import {
   signPayload,
   startAggregatorDevnet,
 } from "./aggregator-devnet.js";
-import { pollUntil } from "@hub/test-support";
+import { orderFromQuote } from "./escrow-quote-order.js";
 
 interface StandardOrderJson {
   user: Hex;

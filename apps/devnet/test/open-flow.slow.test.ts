@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { performance } from "node:perf_hooks";
 import { after, before, describe, test } from "node:test";
 import { bridgeAbi, type DevnetAccount, decodeDepositedLogs } from "@hub/chain";
+import { pollUntil } from "@hub/test-support";
 import { pino } from "pino";
 import type { Hex } from "viem";
 import type {
@@ -10,7 +11,6 @@ import type {
 } from "../src/external-aggregator/external-quote.js";
 import { createRelayer, type RelayedDeposit } from "../src/relayer/create-relayer.js";
 import { approve, balanceOf, mined, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
-import { pollUntil } from "@hub/test-support";
 
 describe("open-flow bridge lane", () => {
   let devnet: TestDevnet;

@@ -10,12 +10,12 @@ import {
   swapRouterAbi,
   userProxyAbi,
 } from "@hub/chain";
+import { pollUntil } from "@hub/test-support";
 import { type Hex, parseEther, parseUnits } from "viem";
 import { encodeInteropAddress } from "../src/aggregator/interop-address.js";
 import type { QuoteResponse, QuotesResponse } from "../src/aggregator/oif-quote.js";
 import { approve, balanceOf, mined, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
 import { orderFromQuote } from "./escrow-quote-order.js";
-import { pollUntil } from "@hub/test-support";
 
 type DeclaredKind = "usdc" | "wrappedNative";
 

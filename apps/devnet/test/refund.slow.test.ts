@@ -10,11 +10,11 @@ import {
   type StandardOrder,
   userProxyAbi,
 } from "@hub/chain";
+import { pollUntil } from "@hub/test-support";
 import { type Hex, parseEther, parseUnits } from "viem";
 import { encodeInteropAddress } from "../src/aggregator/interop-address.js";
 import type { QuotesResponse } from "../src/aggregator/oif-quote.js";
 import { approve, balanceOf, mined, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
-import { pollUntil } from "@hub/test-support";
 
 const escrowStatus = { Deposited: 1, Refunded: 3 } as const;
 

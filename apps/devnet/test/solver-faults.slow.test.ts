@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, afterEach, before, describe, test } from "node:test";
 import { inputSettlerEscrowAbi, outputSettlerAbi } from "@hub/chain";
+import { pollUntil } from "@hub/test-support";
 import { request } from "undici";
 import { type Hex, parseUnits } from "viem";
 import type { OrderResponse } from "../src/aggregator/oif-order.js";
@@ -13,7 +14,6 @@ import {
   signedEip3009Quote,
   startAggregatorDevnet,
 } from "./aggregator-devnet.js";
-import { pollUntil } from "@hub/test-support";
 
 let devnet: AggregatorDevnet;
 before(async () => {

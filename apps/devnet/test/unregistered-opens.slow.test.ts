@@ -9,13 +9,13 @@ import {
   type StandardOrder,
   userProxyAbi,
 } from "@hub/chain";
+import { pollUntil } from "@hub/test-support";
 import { type Hex, parseEther } from "viem";
 import { encodeInteropAddress } from "../src/aggregator/interop-address.js";
 import type { OrderResponse } from "../src/aggregator/oif-order.js";
 import type { QuoteResponse, QuotesResponse } from "../src/aggregator/oif-quote.js";
 import { balanceOf, mined, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
 import { orderFromQuote } from "./escrow-quote-order.js";
-import { pollUntil } from "@hub/test-support";
 
 interface ClockView {
   nowMs: number;

@@ -10,26 +10,27 @@ import { createDispatcher } from "./http/dispatcher.js";
 import { answerUnparsableRequest, mountOnFastify, sendAnswer } from "./http/fastify-transport.js";
 import { createHubMetrics } from "./http/hub-metrics.js";
 import { createOperationRouter } from "./http/operation.js";
+import { createExternalQuoteSource } from "./quotes/external/external-quote-source.js";
+import { createOifQuoteSource } from "./quotes/oif/oif-quote-source.js";
+import { createProxyQuoteSource } from "./quotes/proxy/proxy-quote-source.js";
+import { createSwapRouterReader } from "./quotes/proxy/swap-router-reader.js";
+import { createQuoteMetrics } from "./quotes/quote-metrics.js";
+import { createReconciler, type ReconcilerChainConfig } from "./reconciler/create-reconciler.js";
 import { registerHubRoutes } from "./routes/hub-routes.js";
 import { createCatalogService } from "./services/catalog-service.js";
 import { type Clock, systemClock } from "./services/clock.js";
 import { createGatewayCredentialCheck } from "./services/gateway-credential.js";
 import { createOnchainService } from "./services/onchain-service.js";
-import { createOpenFlowRegistrationStore } from "./open-flow/open-flow-registration-store.js";
 import { createOrderService } from "./services/order-service.js";
 import { createOrderStatusService } from "./services/order-status-service.js";
 import { createOrganizationRateLimiter } from "./services/organization-rate-limiter.js";
 import { createQuoteAdmission } from "./services/quote-admission.js";
 import { createQuoteService } from "./services/quote-service.js";
 import { createSourceRateLimiter } from "./services/source-rate-limiter.js";
-import { createSubmissionStore } from "./submissions/submission-store.js";
-import { createExternalQuoteSource } from "./quotes/external/external-quote-source.js";
-import { createOifQuoteSource } from "./quotes/oif/oif-quote-source.js";
-import { createProxyQuoteSource } from "./quotes/proxy/proxy-quote-source.js";
-import { createSwapRouterReader } from "./quotes/proxy/swap-router-reader.js";
-import { createQuoteMetrics } from "./quotes/quote-metrics.js";
-import { createQuoteStore } from "./quotes/quote-store.js";
-import { type ReconcilerChainConfig, createReconciler } from "./reconciler/create-reconciler.js";
+import { createChainFactsStore } from "./store/chain-facts-store.js";
+import { createOpenFlowStore } from "./store/open-flow-store.js";
+import { createQuoteStore } from "./store/quote-store.js";
+import { createSubmissionStore } from "./store/submission-store.js";
 import { createProviderClients } from "./upstream/provider-clients.js";
 import type { ProviderConfigInput } from "./upstream/providers-config.js";
 
@@ -163,7 +164,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
     quotes: createQuoteService({
       admission,
       sources: quoteSources,
-      quoteStore: deps.sql && createQuoteStore({ sql: deps.sql }),
+      quoteStore: deps.sql && createQuoteStore(deps.sql),
       metrics: quoteMetrics,
       logger: quoteLogger,
       clock,
@@ -176,7 +177,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       upstreamOf: (providerId) => providers?.get(providerId),
       clock,
       logger: logger.child({ component: "submissions" }),
-      registrations: deps.sql && createOpenFlowRegistrationStore(deps.sql),
+      registrations: deps.sql && createOpenFlowStore(deps.sql),
       providerState: (providerId) => {
         const provider = deps.providers?.find((configured) => configured.id === providerId);
         if (!provider) return "unconfigured";
@@ -194,7 +195,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       statusProjectionIdleEvictMs: config.statusProjectionIdleEvictMs,
       statusRefreshTimeoutMs: config.statusRefreshTimeoutMs,
     }),
-    onchain: createOnchainService({ sql: deps.sql }),
+    onchain: createOnchainService({ chainFacts: deps.sql && createChainFactsStore(deps.sql) }),
   });
 
   const dispatcher = createDispatcher({

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
-import { SUBJECT, assertRefusal, call, envelopeOf, quoteBody, startTestHub } from "./hub-fixture.js";
+import { assertRefusal, call, envelopeOf, quoteBody, SUBJECT, startTestHub } from "./hub-fixture.js";
 
 const JSON_CT: Record<string, string> = { "content-type": "application/json" };
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import type { HubAnswer } from "@hub/contract";
-import { SUBJECT, answerOf, envelopeOf, gatewayHeaders, quoteBody, startTestHub } from "./hub-fixture.js";
+import { answerOf, envelopeOf, gatewayHeaders, quoteBody, SUBJECT, startTestHub } from "./hub-fixture.js";
 
 /** A small seeded PRNG (mulberry32), so a failure can be replayed from the seed in its message. */
 function prng(seed: number) {

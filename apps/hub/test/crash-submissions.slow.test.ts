@@ -6,10 +6,10 @@ import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type CatalogChain, openForAckSchema, type QuoteWinner, quoteWinnerSchema } from "@hub/contract";
 import { createTestDatabases } from "@hub/store";
+import { pollUntil } from "@hub/test-support";
 import { signWinner } from "./submission-stack.js";
 import { startUpstreamProxy } from "./submission-upstream-proxy.js";
 import { startHubTestDevnet } from "./upstream-devnet.js";
-import { pollUntil } from "@hub/test-support";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });

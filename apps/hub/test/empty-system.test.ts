@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
 import { hubHeaders } from "@hub/contract";
-import { SUBJECT, assertRefusal, call, envelopeOf, quoteBody, startTestHub } from "./hub-fixture.js";
+import { assertRefusal, call, envelopeOf, quoteBody, SUBJECT, startTestHub } from "./hub-fixture.js";
 
 const POST_HEADERS = { ...SUBJECT, "content-type": "application/json" };
 const ORDER_ID = `0x${"12".repeat(32)}`;

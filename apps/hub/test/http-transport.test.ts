@@ -5,14 +5,14 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { type HubAnswer, hubHeaders, successEnvelope } from "@hub/contract";
 import {
-  GATEWAY_SECRET,
-  SUBJECT,
   answerOf,
   assertRefusal,
   call,
   envelopeOf,
+  GATEWAY_SECRET,
   gatewayHeaders,
   quoteBody,
+  SUBJECT,
   startTestHub,
   testCatalog,
 } from "./hub-fixture.js";

@@ -5,22 +5,22 @@ import { join } from "node:path";
 import {
   API_PREFIX,
   type Catalog,
+  carriesMessage,
   type Envelope,
   type ErrorCode,
-  type HubAnswer,
-  type OperationId,
-  carriesMessage,
   errorCatalogue,
   errorEnvelopeSchema,
+  type HubAnswer,
   hubHeaders,
   matchRoute,
+  type OperationId,
   operationContracts,
   successEnvelopeSchema,
 } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import { pino } from "pino";
 import type { z } from "zod";
-import { type HubApp, type HubAppDeps, type HubConfigInput, createHubApp } from "../src/index.js";
+import { createHubApp, type HubApp, type HubAppDeps, type HubConfigInput } from "../src/index.js";
 
 export const GATEWAY_SECRET = "test-gateway-secret-0123456789abcdef";
 

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type HubOrderStatus, hubOrderId, orderCreateAckSchema } from "@hub/contract";
+import { pollUntil } from "@hub/test-support";
 import { erc20Abi, type Hex } from "viem";
-import { getWatermark } from "../src/reconciler/get-watermark.js";
+import { createChainFactsStore } from "../src/store/chain-facts-store.js";
 import { dataOf, disposeLaneDatabases, type LaneStack, startLaneStack } from "./lane-stack.js";
 import { laneWallet } from "./lane-wallet.js";
-import { pollUntil } from "@hub/test-support";
 
 describe("GET /status/{orderId} on the devnet: a real Bridge.deposit followed by the reconciler", () => {
   let stack: LaneStack;
@@ -82,7 +82,7 @@ describe("GET /status/{orderId} on the devnet: a real Bridge.deposit followed by
     await pollUntil(
       "the reconciler indexes the quiet block",
       async () => {
-        const watermark = await getWatermark(stack.db.sql, stack.origin.chainDomain);
+        const watermark = await createChainFactsStore(stack.db.sql).getWatermark(stack.origin.chainDomain);
         return watermark && watermark.lastBlock >= quietBlock ? watermark : undefined;
       },
       { timeoutMs: 30_000, intervalMs: 200 },

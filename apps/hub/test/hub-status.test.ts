@@ -5,19 +5,17 @@ import { createMemoryCounters } from "@hub/counters";
 import { createTestDatabases, type TestDatabase } from "@hub/store";
 import { pino } from "pino";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { createHubStatusReader } from "../src/open-flow/create-hub-status-reader.js";
-import { readOpenFlowStatus } from "../src/open-flow/read-open-flow-status.js";
 import { createHubApp, type HubApp } from "../src/index.js";
-import {
-  acquireReconcilerLease,
-  type BridgeLog,
-  forgetChainHistory,
-  type ChainBlock,
-  writeIndexedRange,
-} from "../src/reconciler/index.js";
+import { claimAndReadOpenFlowStatus } from "../src/open-flow/claim-and-read-open-flow-status.js";
+import { createHubStatusReader } from "../src/open-flow/create-hub-status-reader.js";
+import type { BridgeLog, ChainBlock } from "../src/reconciler/index.js";
+import { createChainFactsStore } from "../src/store/chain-facts-store.js";
+import { createOpenFlowStore } from "../src/store/open-flow-store.js";
 import { assertRefusal, call, envelopeOf, GATEWAY_SECRET, manualClock, testCatalog } from "./hub-fixture.js";
 import { type SeededQuote, seedOpenFlowQuote } from "./open-flow-order-seed.js";
-import { seedAckedOrders } from "./order-status-seed.js";
+import { countBridgeDeposits, setWatermarkBlock } from "./store/chain-facts-rows.js";
+import { countDepositClaims, listDepositClaims, readDepositClaim } from "./store/open-flow-rows.js";
+import { seedAckedOrders } from "./store/order-status-seed.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 const SUBJECT = "user-1";
@@ -135,7 +133,7 @@ async function index(
   logs: BridgeLog[],
   timestampOf: (blockNumber: number) => number = (n) => block(n).timestamp,
 ) {
-  return writeIndexedRange(db.sql, {
+  return createChainFactsStore(db.sql).writeIndexedRange({
     chainDomain: chain.chainDomain,
     chainId: chain.chainId,
     expectedLastBlock: from,
@@ -149,7 +147,7 @@ async function index(
 
 before(async () => {
   db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
-  assert.ok(await acquireReconcilerLease(db.sql, { ...lease, ttlMs: 3_600_000 }));
+  assert.ok(await createChainFactsStore(db.sql).acquireReconcilerLease({ ...lease, ttlMs: 3_600_000 }));
   hub = createHubApp({
     config: { gatewayCredential: GATEWAY_SECRET },
     catalog: testCatalog(),
@@ -241,15 +239,9 @@ describe("GET /status/{orderId} (hub status view of an open-flow registration)",
       [5],
       "the chain was indexed to 50, the view's watermark stays at 5",
     );
-    await db.sql.query("UPDATE chain_watermarks SET last_block = 2 WHERE chain_domain = $1", [
-      world.source.chainDomain,
-    ]);
+    await setWatermarkBlock(db.sql, world.source.chainDomain, 2);
     assert.equal(await index(world.source, 2, 60, [deposit]), 0, "re-indexing the same log writes nothing");
-    const [rows] = await db.sql.query<{ n: string }>(
-      "SELECT count(*)::text AS n FROM bridge_deposits WHERE chain_domain = $1",
-      [world.source.chainDomain],
-    );
-    assert.equal(rows?.n, "1");
+    assert.equal(await countBridgeDeposits(db.sql, world.source.chainDomain), "1");
     clock.advance(2000);
     assert.deepEqual(
       (await statusOf(ack.orderId, world.org)).watermarks.map((w) => w.blockNumber),
@@ -336,13 +328,7 @@ describe("GET /status/{orderId} (hub status view of an open-flow registration)",
 
 describe("GET /status/{orderId}: which deposit and release are the order's", () => {
   const other = "0x00000000000000000000000000000000000000cc";
-  const claimOf = async (orderId: string) =>
-    (
-      await db.sql.query<{ tx_hash: string | null }>(
-        "SELECT deposit_tx_hash AS tx_hash FROM open_flow_registrations WHERE hub_order_id = $1",
-        [orderId],
-      )
-    )[0]?.tx_hash;
+  const claimOf = (orderId: string) => readDepositClaim(db.sql, orderId);
 
   test("two orders whose quotes carry the same ref: one deposit is claimed by one order, the other stays registered until its own deposit appears", async () => {
     const world = freshWorld();
@@ -430,11 +416,7 @@ describe("GET /status/{orderId}: which deposit and release are the order's", () 
       if (read.state === "deposited") assert.equal(read.sourceTx?.txHash, deposit.txHash);
       else assert.equal(read.state, "registered");
     }
-    const [claims] = await db.sql.query<{ n: string }>(
-      "SELECT count(*)::text AS n FROM open_flow_registrations WHERE deposit_chain_domain = $1 AND deposit_tx_hash = $2",
-      [world.source.chainDomain, deposit.txHash],
-    );
-    assert.equal(claims?.n, "1");
+    assert.equal(await countDepositClaims(db.sql, world.source.chainDomain, deposit.txHash), "1");
     // Every replica agrees afterwards, from the one claim.
     clock.advance(2000);
     for (const replica of replicas) {
@@ -454,7 +436,11 @@ describe("GET /status/{orderId}: which deposit and release are the order's", () 
     await index(world.source, null, 6, deposits);
     const reads = await Promise.all(
       Array.from({ length: 36 }, (_, i) =>
-        readOpenFlowStatus(db.sql, orders[i % 6]!.ack.orderId, new Date(clock.now())),
+        claimAndReadOpenFlowStatus(
+          createOpenFlowStore(db.sql),
+          orders[i % 6]!.ack.orderId,
+          new Date(clock.now()),
+        ),
       ),
     );
     const holders = new Map<string, Set<string>>();
@@ -470,11 +456,7 @@ describe("GET /status/{orderId}: which deposit and release are the order's", () 
       "all three are claimed",
     );
     for (const [tx, holder] of holders) assert.equal(holder.size, 1, `${tx} is one order's`);
-    const claims = await db.sql.query<{ hub_order_id: string; tx_hash: string }>(
-      `SELECT hub_order_id, deposit_tx_hash AS tx_hash FROM open_flow_registrations
-        WHERE deposit_chain_domain = $1 ORDER BY deposit_tx_hash`,
-      [world.source.chainDomain],
-    );
+    const claims = await listDepositClaims(db.sql, world.source.chainDomain);
     assert.equal(claims.length, 3);
     for (const claim of claims) assert.deepEqual(holders.get(claim.tx_hash), new Set([claim.hub_order_id]));
   });
@@ -486,7 +468,7 @@ describe("GET /status/{orderId}: which deposit and release are the order's", () 
     await index(world.source, null, 5, [before]);
     clock.advance(2000);
     assert.equal((await statusOf(ack.orderId, world.org)).sourceTx?.txHash, before.txHash);
-    await forgetChainHistory(db.sql, world.source.chainDomain);
+    await createChainFactsStore(db.sql).forgetChainHistory(world.source.chainDomain);
     const after = depositLog(seeded, 4, { txHash: hash(0xd10004) } as Partial<BridgeLog>);
     await index(world.source, null, 6, [after]);
     clock.advance(2000);

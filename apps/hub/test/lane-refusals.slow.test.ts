@@ -5,8 +5,8 @@ import {
   hubOrderId,
   type OnchainFill,
   type OnchainTxOrder,
-  type OrdersList,
   type OrderCreateAck,
+  type OrdersList,
   openForAckSchema,
   orderCreateAckSchema,
   preparedQuoteSchema,
@@ -24,6 +24,7 @@ import {
   startLaneStack,
 } from "./lane-stack.js";
 import { type LaneWallet, laneWallet } from "./lane-wallet.js";
+import { readSubmission } from "./store/submission-rows.js";
 
 /** Past the 30 s quote lifetime, well inside the 20-minute proxy-lane hold. */
 const PAST_EXPIRY_MS = 45_000;
@@ -139,10 +140,7 @@ describe("refusals of the submission routes, through the gateway on the devnet",
       assert.ok(clock.nowMs > Date.parse(winner.expiresAt), "the aggregator sees the quote expired");
       const refusal = refusalOf(await payer.openFor(winner));
       assert.equal(refusal.code, "EIN0007");
-      const [row] = await stack.db.sql.query<{ state: string; last_detail: string }>(
-        "SELECT state, last_detail FROM submissions WHERE quote_id = $1",
-        [winner.quoteId],
-      );
+      const row = await readSubmission(stack.db.sql, winner.quoteId);
       assert.equal(row?.state, "refused");
       assert.match(row?.last_detail ?? "", /400 QUOTE_EXPIRED/);
 

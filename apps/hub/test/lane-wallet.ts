@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import type { DevnetAccount } from "@hub/chain";
 import { type ExecutionTx, type QuoteWinner, quoteWinnerSchema } from "@hub/contract";
+import { pollUntil } from "@hub/test-support";
 import { erc20Abi, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { dataOf, type LaneAnswer, type LaneStack } from "./lane-stack.js";
-import { pollUntil } from "@hub/test-support";
 
 /** How executionTx names its chains: an integer on the proxy lanes, a CAIP-2 string on the open flow. */
 export type ChainIdForm = "integer" | "chain-domain";

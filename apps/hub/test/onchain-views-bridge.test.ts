@@ -10,29 +10,24 @@ import {
   onchainTxOrderSchema,
 } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
-import { createTestDatabases, type SqlExecutor, type TestDatabase } from "@hub/store";
+import { createTestDatabases, type TestDatabase } from "@hub/store";
 import { pino } from "pino";
 import type { z } from "zod";
 import { createHubApp, type HubApp } from "../src/index.js";
 import { call, envelopeOf, GATEWAY_SECRET, testCatalog } from "./hub-fixture.js";
+import { BRIDGE, h32, RECIPIENT, seedDeposit, seedRelease, T } from "./store/bridge-log-seed.js";
 import {
   DESTINATION_DOMAIN,
   SOURCE_DOMAIN,
   seedChainFacts,
   setWatermark,
   standardOrder,
-} from "./onchain-views-seed.js";
+} from "./store/onchain-views-seed.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 let db: TestDatabase;
 let hub: HubApp;
-const T = 1_800_000_000;
 const OTHER_DOMAIN = "eip155:31339";
-const BRIDGE = "0x00000000000000000000000000000000000000b1";
-const TOKEN = "0x00000000000000000000000000000000000000c1";
-const RECIPIENT = "0x00000000000000000000000000000000000000a7";
-const h32 = (text: string) =>
-  `0x${createHash("sha256").update(`onchain-views-bridge:${text}`).digest("hex")}`;
 const padded = (address: string) => `0x${address.slice(2).padStart(64, "0")}`;
 
 async function read<S extends z.ZodType>(schema: S, url: string): Promise<z.output<S>> {
@@ -40,57 +35,6 @@ async function read<S extends z.ZodType>(schema: S, url: string): Promise<z.outp
   const envelope = envelopeOf(answer);
   assert.equal(envelope.success, true, answer.body.toString());
   return schema.parse(envelope.data);
-}
-
-/** A Deposited log as the reconciler indexes it: source chain, to the destination chain 31338. */
-async function seedDeposit(sql: SqlExecutor, depositId: string, block: number): Promise<string> {
-  const txHash = h32(`deposit-tx:${depositId}`);
-  await sql.query(
-    `INSERT INTO bridge_deposits (chain_domain, tx_hash, log_index, block_number, block_hash, block_timestamp,
-       bridge, deposit_id, depositor, token, amount, destination_chain_id, recipient, ref, observed_at)
-     VALUES ($1, $2, 1, $3, $4, $5, $6, $7, $8, $9, 2500000, 31338, $10, $11, now())`,
-    [
-      SOURCE_DOMAIN,
-      txHash,
-      block,
-      h32(`block:${SOURCE_DOMAIN}:${block}`),
-      T + block,
-      BRIDGE,
-      depositId,
-      RECIPIENT,
-      TOKEN,
-      RECIPIENT,
-      h32(`ref:${depositId}`),
-    ],
-  );
-  return txHash;
-}
-
-/** A Released log on a chain (the destination unless told), paying 2490000 to RECIPIENT. */
-async function seedRelease(
-  sql: SqlExecutor,
-  depositId: string,
-  block: number,
-  chainDomain = DESTINATION_DOMAIN,
-): Promise<string> {
-  const txHash = h32(`release-tx:${chainDomain}:${depositId}`);
-  await sql.query(
-    `INSERT INTO bridge_releases (chain_domain, tx_hash, log_index, block_number, block_hash, block_timestamp,
-       bridge, deposit_id, token, recipient, amount, observed_at)
-     VALUES ($1, $2, 0, $3, $4, $5, $6, $7, $8, $9, 2490000, now())`,
-    [
-      chainDomain,
-      txHash,
-      block,
-      h32(`block:${chainDomain}:${block}`),
-      T + block,
-      BRIDGE,
-      depositId,
-      TOKEN,
-      RECIPIENT,
-    ],
-  );
-  return txHash;
 }
 
 before(async () => {

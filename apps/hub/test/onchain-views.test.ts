@@ -16,7 +16,7 @@ import {
   seedChainFacts,
   setWatermark,
   standardOrder,
-} from "./onchain-views-seed.js";
+} from "./store/onchain-views-seed.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 let db: TestDatabase;

@@ -4,7 +4,7 @@ import {
   type OpenFlowTemplate,
   openFlowTemplateFingerprint,
 } from "../src/quotes/external/open-flow-template.js";
-import { createQuoteStore } from "../src/quotes/quote-store.js";
+import { createQuoteStore } from "../src/store/quote-store.js";
 
 const hex = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -81,7 +81,7 @@ export async function seedOpenFlowQuote(sql: SqlClient, options: OpenFlowQuoteOp
   const quoteId = `q_r1_of${tag.replace(/[^0-9a-z]/g, "")}`;
   const template = openFlowTemplate(options, tag);
   const expiresAt = new Date(options.issuedAt.getTime() + (options.lifetimeMs ?? 30_000));
-  await createQuoteStore({ sql }).insert({
+  await createQuoteStore(sql).insert({
     quoteId,
     quoteRequestId: `qr_${quoteId}`,
     orgId: options.organization,
@@ -109,7 +109,7 @@ export async function seedOifQuote(
   counter += 1;
   const quoteId = `q_r1_oif${process.pid}n${counter}`;
   const expiresAt = new Date(options.issuedAt.getTime() + 30_000);
-  await createQuoteStore({ sql }).insert({
+  await createQuoteStore(sql).insert({
     quoteId,
     quoteRequestId: `qr_${quoteId}`,
     orgId: options.organization,

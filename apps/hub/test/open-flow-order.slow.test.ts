@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { hubOrderId, type OrderCreateAck, orderCreateAckSchema, type QuoteWinner } from "@hub/contract";
 import { dataOf, disposeLaneDatabases, type LaneStack, startLaneStack } from "./lane-stack.js";
 import { type LaneWallet, laneWallet } from "./lane-wallet.js";
+import { countSubmissions } from "./store/submission-rows.js";
 
 describe("POST /order with real devnet quotes through the gateway (unsigned registration allowed)", () => {
   let stack: LaneStack;
@@ -30,12 +31,8 @@ describe("POST /order with real devnet quotes through the gateway (unsigned regi
     return winner;
   }
 
-  async function ordersOf(quoteId: string): Promise<number> {
-    const [row] = await stack.db.sql.query<{ n: string }>(
-      "SELECT count(*)::text AS n FROM submissions WHERE quote_id = $1",
-      [quoteId],
-    );
-    return Number(row?.n);
+  function ordersOf(quoteId: string): Promise<number> {
+    return countSubmissions(stack.db.sql, quoteId);
   }
 
   test("10 concurrent identical signed POST /order for one real quote make one order; every answer is its ack", async () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { type OrderCreateAck, hubOrderId } from "@hub/contract";
+import { hubOrderId, type OrderCreateAck } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import { createTestDatabases, type SqlClient, type TestDatabase } from "@hub/store";
 import { pino } from "pino";
@@ -8,7 +8,9 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createHubApp, type HubApp, type HubConfigInput } from "../src/index.js";
 import { assertRefusal, call, envelopeOf, GATEWAY_SECRET, manualClock, testCatalog } from "./hub-fixture.js";
 import { type SeededQuote, seedOifQuote, seedOpenFlowQuote } from "./open-flow-order-seed.js";
-import { seedAckedOrders } from "./order-status-seed.js";
+import { countOrderRows, readRegistration } from "./store/open-flow-rows.js";
+import { seedAckedOrders } from "./store/order-status-seed.js";
+import { tamperDepositAmount } from "./store/quote-rows.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 const SUBJECT = "user-1";
@@ -83,13 +85,8 @@ async function ackOf(answer: Awaited<ReturnType<typeof post>>): Promise<OrderCre
   return envelope.data as OrderCreateAck;
 }
 
-async function rowsOf(quoteId: string): Promise<{ submissions: number; registrations: number }> {
-  const [counts] = await db.sql.query<{ submissions: string; registrations: string }>(
-    `SELECT (SELECT count(*) FROM submissions WHERE quote_id = $1)::text AS submissions,
-            (SELECT count(*) FROM open_flow_registrations WHERE quote_id = $1)::text AS registrations`,
-    [quoteId],
-  );
-  return { submissions: Number(counts?.submissions), registrations: Number(counts?.registrations) };
+function rowsOf(quoteId: string): Promise<{ submissions: number; registrations: number }> {
+  return countOrderRows(db.sql, quoteId);
 }
 
 async function assertNothingWritten(quoteId: string): Promise<void> {
@@ -118,10 +115,7 @@ describe("POST /order (open flow), the checks in the spec's order", () => {
       createdAt: new Date(clock.now()).toISOString(),
     });
     assert.deepEqual(await rowsOf(seeded.quoteId), { submissions: 1, registrations: 1 });
-    const [registration] = await db.sql.query<{ signer: string; scheme: string; lane: string }>(
-      "SELECT signer, scheme, lane FROM open_flow_registrations WHERE quote_id = $1",
-      [seeded.quoteId],
-    );
+    const registration = await readRegistration(db.sql, seeded.quoteId);
     assert.deepEqual(registration, { signer: sourceAccount, scheme: "eip191", lane: "open-flow" });
   });
 
@@ -267,10 +261,7 @@ describe("POST /order (open flow), the checks in the spec's order", () => {
     const disabled = await quote(org, { providerId: "ext-off" });
     assertRefusal(await post(org, await signed(disabled)), "EIN0007", "quoteId");
     const tampered = await quote(org);
-    await db.sql.query(
-      `UPDATE quotes SET template = jsonb_set(template, '{deposit,amount}', '"1"') WHERE quote_id = $1`,
-      [tampered.quoteId],
-    );
+    await tamperDepositAmount(db.sql, tampered.quoteId, "1");
     assertRefusal(await post(org, await signed(tampered)), "EIN0007", "quoteId");
     for (const seeded of [transfer, disabled, tampered]) await assertNothingWritten(seeded.quoteId);
   });
@@ -305,11 +296,8 @@ describe("POST /order (open flow), the checks in the spec's order", () => {
     const lenient = startHub({ unsignedOpenFlowRegistration: true });
     const ack = await ackOf(await post(org, bare, lenient));
     assert.equal(ack.orderId, hubOrderId(seeded.quoteId));
-    const [registration] = await db.sql.query<{ signer: string | null }>(
-      "SELECT signer FROM open_flow_registrations WHERE quote_id = $1",
-      [seeded.quoteId],
-    );
-    assert.deepEqual(registration, { signer: null });
+    const registration = await readRegistration(db.sql, seeded.quoteId);
+    assert.deepEqual(registration && { signer: registration.signer }, { signer: null });
   });
 
   test("check 7: a scheme other than eip191 is EIN0010 scheme", async () => {
@@ -372,11 +360,8 @@ describe("POST /order (open flow), the checks in the spec's order", () => {
     const seeded = await quote(org, { lane: "solver-swap" });
     const ack = await ackOf(await post(org, await signed(seeded)));
     assert.equal(ack.orderId, hubOrderId(seeded.quoteId));
-    const [registration] = await db.sql.query<{ lane: string }>(
-      "SELECT lane FROM open_flow_registrations WHERE quote_id = $1",
-      [seeded.quoteId],
-    );
-    assert.deepEqual(registration, { lane: "solver-swap" });
+    const registration = await readRegistration(db.sql, seeded.quoteId);
+    assert.deepEqual(registration && { lane: registration.lane }, { lane: "solver-swap" });
   });
 
   test("10 concurrent identical POST /order make one order, and every answer is its ack", async () => {

@@ -10,6 +10,7 @@ import {
   startExternalStandIn,
 } from "./open-flow-quotes-stand-in.js";
 import { disposeQuoteDatabases, type QuoteHub, startQuoteHub } from "./quote-hub.js";
+import { readQuoteRows } from "./store/quote-rows.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests build and doctor upstream JSON.
 export type Json = Record<string, any>;
@@ -219,7 +220,7 @@ export async function storedTemplate(
   target: QuoteHub,
   quoteId: string,
 ): Promise<{ row: Json; template: OpenFlowTemplate }> {
-  const rows = await target.db.sql.query<Json>("SELECT * FROM quotes WHERE quote_id = $1", [quoteId]);
+  const rows = await readQuoteRows<Json>(target.db.sql, quoteId);
   assert.equal(rows.length, 1, "the winner is stored");
   const row = rows[0]!;
   const template = typeof row.template === "string" ? JSON.parse(row.template) : row.template;

@@ -9,9 +9,10 @@ import {
   signableHash,
 } from "@hub/contract";
 import { type ChainClients, createChainClients } from "@hub/devnet-app";
-import { type Hex, decodeFunctionData, encodeFunctionData, erc20Abi, verifyMessage } from "viem";
+import { decodeFunctionData, encodeFunctionData, erc20Abi, type Hex, verifyMessage } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { OpenFlowTemplate } from "../src/quotes/external/open-flow-template.js";
+import { createQuoteStore } from "../src/store/quote-store.js";
 import {
   createExternalAggregatorClient,
   devnetExternalProvider,
@@ -19,7 +20,7 @@ import {
 } from "../src/upstream/index.js";
 import { assertRefusal } from "./hub-fixture.js";
 import { type ExternalStandIn, startExternalStandIn } from "./open-flow-quotes-stand-in.js";
-import { type QuoteHub, dataOf, disposeQuoteDatabases, startQuoteHub } from "./quote-hub.js";
+import { dataOf, disposeQuoteDatabases, type QuoteHub, startQuoteHub } from "./quote-hub.js";
 import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read stored JSON rows and upstream answers.
@@ -75,10 +76,9 @@ describe("open-flow quotes against the devnet's external aggregator", () => {
   }
 
   async function templateOf(hub: QuoteHub, quoteId: string): Promise<OpenFlowTemplate> {
-    const rows = await hub.db.sql.query<Json>("SELECT template FROM quotes WHERE quote_id = $1", [quoteId]);
-    assert.equal(rows.length, 1, "the winner is stored");
-    const { template } = rows[0]!;
-    return typeof template === "string" ? JSON.parse(template) : template;
+    const quote = await createQuoteStore(hub.db.sql).get(quoteId);
+    assert.ok(quote, "the winner is stored");
+    return quote.template as unknown as OpenFlowTemplate;
   }
 
   async function send(to: string, data: Hex, value = 0n) {

@@ -4,10 +4,10 @@ import {
   type ChainFacts,
   type ChainStatus,
   type ChainTrigger,
-  type MandateOutputRecord,
-  type OutputFilledFact,
   deriveChainView,
+  type MandateOutputRecord,
   nextChainStatus,
+  type OutputFilledFact,
 } from "../src/order-state/index.js";
 
 interface MoveRow {

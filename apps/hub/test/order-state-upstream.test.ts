@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
+  applyUpstreamReport,
+  markUpstreamRefreshFailed,
   type UpstreamReport,
   type UpstreamReportOutcome,
   type UpstreamView,
-  applyUpstreamReport,
-  markUpstreamRefreshFailed,
 } from "../src/order-state/index.js";
 
 const t0 = new Date("2026-01-01T00:00:00.000Z");

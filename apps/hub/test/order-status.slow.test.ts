@@ -9,11 +9,13 @@ import {
   type UpstreamOrderStatus,
 } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
+import { pollUntil } from "@hub/test-support";
 import { pino } from "pino";
 import type { Hex } from "viem";
 import { createHubApp } from "../src/create-hub-app.js";
 import { createReconciler, type Reconciler } from "../src/reconciler/create-reconciler.js";
 import { reconcilerChainsFromManifest } from "../src/reconciler/reconciler-chains-from-manifest.js";
+import { createSubmissionStore } from "../src/store/submission-store.js";
 import { startProviderStandIn } from "./fixtures/provider-stand-in.js";
 import { call, envelopeOf, GATEWAY_SECRET } from "./hub-fixture.js";
 import {
@@ -26,7 +28,6 @@ import {
   type User,
 } from "./submission-stack.js";
 import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";
-import { pollUntil } from "@hub/test-support";
 
 describe("status views on the devnet, through the gateway", () => {
   let devnet: HubTestDevnet;
@@ -271,11 +272,7 @@ describe("status views on the devnet, through the gateway", () => {
       await replica.close();
       await standIn.close();
     });
-    const organization = (
-      await stack.db.sql.query<{ org_id: string }>("SELECT org_id FROM submissions WHERE hub_order_id = $1", [
-        ack.hubOrderId,
-      ])
-    )[0]?.org_id as string;
+    const organization = (await createSubmissionStore(stack.db.sql).find(ack.hubOrderId))?.orgId as string;
     const pollMs = 6000;
     const started = Date.now();
     await Promise.all(

@@ -7,7 +7,8 @@ import { pino } from "pino";
 import { createHubApp, type HubApp, type HubConfigInput } from "../src/index.js";
 import { type ScriptedAggregator, startScriptedAggregator } from "./fixtures/scripted-aggregator.js";
 import { assertRefusal, call, envelopeOf, GATEWAY_SECRET, manualClock, testCatalog } from "./hub-fixture.js";
-import { hubOrderIdOf, type SeededOrder, seedAckedOrders } from "./order-status-seed.js";
+import { hubOrderIdOf, type SeededOrder, seedAckedOrders } from "./store/order-status-seed.js";
+import { markSubmissionUnknown } from "./store/submission-rows.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 const ORG = "org_status";
@@ -228,10 +229,7 @@ describe("GET /order/{orderId}/status", () => {
     assertRefusal(await read(ORG, "owner", hubOrderIdOf("q-never-quoted")), "EIN0009");
     const [unacked] = await seed("owner");
     assert.ok(unacked);
-    await db.sql.query(
-      `UPDATE submissions SET state = 'unknown', submitted_at = NULL WHERE hub_order_id = $1`,
-      [unacked.hubOrderId],
-    );
+    await markSubmissionUnknown(db.sql, unacked.hubOrderId);
     assertRefusal(await read(ORG, "owner", unacked.hubOrderId), "EIN0009");
   });
 

@@ -13,8 +13,8 @@ import {
   seedChainFacts,
   setWatermark,
   standardOrder,
-} from "./onchain-views-seed.js";
-import { seedAckedOrders } from "./order-status-seed.js";
+} from "./store/onchain-views-seed.js";
+import { seedAckedOrders } from "./store/order-status-seed.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 const ORG = "org_list";

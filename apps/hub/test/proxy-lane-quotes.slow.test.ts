@@ -27,6 +27,7 @@ import { createHubApp, type HubApp } from "../src/index.js";
 import type { QuoteTemplate } from "../src/quotes/quote-template.js";
 import { devnetProvider } from "../src/upstream/index.js";
 import { assertRefusal, call, envelopeOf, GATEWAY_SECRET } from "./hub-fixture.js";
+import { readQuoteRows } from "./store/quote-rows.js";
 import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read stored JSON rows.
@@ -134,7 +135,7 @@ describe("proxy-lane quotes against the devnet through the hub", () => {
     hub: ProxyHub,
     quoteId: string,
   ): Promise<{ row: Json; template: QuoteTemplate }> {
-    const rows = await hub.db.sql.query<Json>("SELECT * FROM quotes WHERE quote_id = $1", [quoteId]);
+    const rows = await readQuoteRows<Json>(hub.db.sql, quoteId);
     assert.equal(rows.length, 1, "the winner is stored");
     const row = rows[0]!;
     return { row, template: typeof row.template === "string" ? JSON.parse(row.template) : row.template };

@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { type CatalogChain, quoteWinnerSchema } from "@hub/contract";
+import { pollUntil } from "@hub/test-support";
 import { devnetProvider } from "../src/upstream/index.js";
 import { type ProviderStandIn, startProviderStandIn } from "./fixtures/provider-stand-in.js";
 import { assertRefusal } from "./hub-fixture.js";
-import { type QuoteHub, dataOf, disposeQuoteDatabases, startQuoteHub } from "./quote-hub.js";
+import { dataOf, disposeQuoteDatabases, type QuoteHub, startQuoteHub } from "./quote-hub.js";
 import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";
-import { pollUntil } from "@hub/test-support";
 
 async function closedPort(): Promise<number> {
   const server = createServer();

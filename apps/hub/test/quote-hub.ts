@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Catalog, HubAnswer } from "@hub/contract";
-import { type TestDatabase, createTestDatabases } from "@hub/store";
+import { createTestDatabases, type TestDatabase } from "@hub/store";
 import { pino } from "pino";
 import type { HubApp, HubConfigInput } from "../src/index.js";
 import type { ProviderConfigInput } from "../src/upstream/providers-config.js";

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { HubError } from "@hub/contract";
+import type { VettedOifQuote } from "../src/quotes/oif/vet-oif-quote.js";
 import { compareQuotes } from "../src/quotes/rank-quotes.js";
 import { resolveQuoteRoute } from "../src/quotes/resolve-quote-route.js";
-import type { VettedOifQuote } from "../src/quotes/oif/vet-oif-quote.js";
 import { devnetProvider, parseProvidersConfig } from "../src/upstream/providers-config.js";
 import { testCatalog } from "./hub-fixture.js";
 

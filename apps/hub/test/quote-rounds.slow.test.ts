@@ -4,8 +4,8 @@ import { addressToBytes32, orderIdentifier, standardOrderFromJson } from "@hub/c
 import {
   type CatalogChain,
   type PreparedQuote,
-  type QuoteWinner,
   preparedQuoteSchema,
+  type QuoteWinner,
   quotePreviewSchema,
   quoteWinnerSchema,
   signableHash,
@@ -15,8 +15,9 @@ import { privateKeyToAccount } from "viem/accounts";
 import type { QuoteTemplate } from "../src/quotes/quote-template.js";
 import { createOifAggregatorClient, devnetProvider } from "../src/upstream/index.js";
 import { type ProviderStandIn, startProviderStandIn } from "./fixtures/provider-stand-in.js";
-import { type QuoteHub, dataOf, disposeQuoteDatabases, startQuoteHub } from "./quote-hub.js";
 import { assertRefusal } from "./hub-fixture.js";
+import { dataOf, disposeQuoteDatabases, type QuoteHub, startQuoteHub } from "./quote-hub.js";
+import { countQuotes, listPreparedQuoteIds, readQuoteRows } from "./store/quote-rows.js";
 import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read and doctor deep upstream JSON.
@@ -67,7 +68,7 @@ describe("quote rounds against the devnet through the hub", () => {
   }
 
   async function templateOf(hub: QuoteHub, quoteId: string): Promise<{ row: Json; template: QuoteTemplate }> {
-    const rows = await hub.db.sql.query<Json>("SELECT * FROM quotes WHERE quote_id = $1", [quoteId]);
+    const rows = await readQuoteRows<Json>(hub.db.sql, quoteId);
     assert.equal(rows.length, 1, "the winner is stored");
     const row = rows[0]!;
     const template = typeof row.template === "string" ? JSON.parse(row.template) : row.template;
@@ -158,7 +159,7 @@ describe("quote rounds against the devnet through the hub", () => {
   });
 
   test("preview lists every vetted offer with its provider id, best first, and stores nothing", async () => {
-    const before = await main.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM quotes");
+    const before = await countQuotes(main.db.sql);
     const preview = quotePreviewSchema.parse(dataOf(await main.post("/v1/quote/preview", body())));
     const offers = preview.offers.map((o) => `${o.provider} ${o.lane} ${o.output.amount}`);
     assert.deepEqual(offers, [
@@ -167,8 +168,7 @@ describe("quote rounds against the devnet through the hub", () => {
       "devnet.beta aggregator-gasless 995000",
       "devnet.beta oif-escrow-gasless 995000",
     ]);
-    const afterRows = await main.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM quotes");
-    assert.equal(afterRows[0]!.n, before[0]!.n);
+    assert.equal(await countQuotes(main.db.sql), before);
   });
 
   test("prepare binds the chosen provider; a replay returns the same quote and expiry; another body is EIN0001 preparationId", async () => {
@@ -206,7 +206,7 @@ describe("quote rounds against the devnet through the hub", () => {
     const second = dataOf(b) as PreparedQuote;
     assert.equal(first.quoteId, second.quoteId);
     assert.equal(first.expiresAt, second.expiresAt);
-    const rows = await main.db.sql.query("SELECT quote_id FROM quotes WHERE preparation_id = 'race-1'");
+    const rows = await listPreparedQuoteIds(main.db.sql, "race-1");
     assert.equal(rows.length, 1);
   });
 

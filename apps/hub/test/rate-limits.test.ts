@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { hubHeaders } from "@hub/contract";
-import { SUBJECT, assertRefusal, call, envelopeOf, quoteBody, startTestHub } from "./hub-fixture.js";
+import { assertRefusal, call, envelopeOf, quoteBody, SUBJECT, startTestHub } from "./hub-fixture.js";
 
 const JSON_CT = { "content-type": "application/json" };
 const QUOTE_HEADERS = { ...SUBJECT, ...JSON_CT };

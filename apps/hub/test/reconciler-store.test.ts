@@ -2,18 +2,14 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { createTestDatabases, type TestDatabase } from "@hub/store";
 import type { MandateOutputRecord, StandardOrderRecord } from "../src/order-state/index.js";
+import { type ChainBlock, getChainFacts, type OrderLog } from "../src/reconciler/index.js";
 import {
-  acquireReconcilerLease,
-  type ChainBlock,
-  getChainFacts,
-  getReconcilerLeaseHolder,
-  getWatermark,
+  type ChainFactsStore,
+  createChainFactsStore,
   type IndexedRange,
-  type OrderLog,
-  releaseReconcilerLease,
   WatermarkConflictError,
-  writeIndexedRange,
-} from "../src/reconciler/index.js";
+} from "../src/store/chain-facts-store.js";
+import { countOpens, setWatermarkBlock } from "./store/chain-facts-rows.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 after(() => databases.dispose());
@@ -93,63 +89,59 @@ function range(parts: Partial<IndexedRange> & Pick<IndexedRange, "toBlock" | "lo
   };
 }
 
-async function countOpens(db: TestDatabase, onchainOrderId: string): Promise<number> {
-  const [row] = await db.sql.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM chain_order_opens WHERE onchain_order_id = $1",
-    [onchainOrderId],
-  );
-  return row?.n ?? -1;
-}
-
 for (const { driver, skip } of databases.drivers) {
   describe(`reconciler store on ${driver}`, { skip }, () => {
     let db: TestDatabase;
+    let store: ChainFactsStore;
     before(async () => {
       db = await databases.open(driver);
+      store = createChainFactsStore(db.sql);
     });
     after(() => db?.dispose());
 
     test("only one holder has the lease; it passes on release and on expiry", async () => {
       const name = `lease-${driver}`;
-      assert.equal(await acquireReconcilerLease(db.sql, { name, holder: "a", ttlMs: 60_000 }), true);
-      assert.equal(await acquireReconcilerLease(db.sql, { name, holder: "b", ttlMs: 60_000 }), false);
-      assert.equal(await acquireReconcilerLease(db.sql, { name, holder: "a", ttlMs: 60_000 }), true);
-      await releaseReconcilerLease(db.sql, { name, holder: "b" });
-      assert.equal(await getReconcilerLeaseHolder(db.sql, name), "a");
-      await releaseReconcilerLease(db.sql, { name, holder: "a" });
-      assert.equal(await acquireReconcilerLease(db.sql, { name, holder: "b", ttlMs: 50 }), true);
+      assert.equal(await store.acquireReconcilerLease({ name, holder: "a", ttlMs: 60_000 }), true);
+      assert.equal(await store.acquireReconcilerLease({ name, holder: "b", ttlMs: 60_000 }), false);
+      assert.equal(await store.acquireReconcilerLease({ name, holder: "a", ttlMs: 60_000 }), true);
+      await store.releaseReconcilerLease({ name, holder: "b" });
+      assert.equal(await store.getReconcilerLeaseHolder(name), "a");
+      await store.releaseReconcilerLease({ name, holder: "a" });
+      assert.equal(await store.acquireReconcilerLease({ name, holder: "b", ttlMs: 50 }), true);
       const deadline = Date.now() + 5000;
       let taken = false;
       while (!taken && Date.now() < deadline)
-        taken = await acquireReconcilerLease(db.sql, { name, holder: "a", ttlMs: 60_000 });
+        taken = await store.acquireReconcilerLease({
+          name,
+          holder: "a",
+          ttlMs: 60_000,
+        });
       assert.equal(taken, true, "an expired lease is taken over");
-      assert.equal(await getReconcilerLeaseHolder(db.sql, name), "a");
+      assert.equal(await store.getReconcilerLeaseHolder(name), "a");
     });
 
     test("concurrent lease attempts by many holders elect exactly one", async () => {
       const name = `race-${driver}`;
       const holders = Array.from({ length: 8 }, (_, i) => `h${i}`);
       const won = await Promise.all(
-        holders.map((holder) => acquireReconcilerLease(db.sql, { name, holder, ttlMs: 60_000 })),
+        holders.map((holder) => store.acquireReconcilerLease({ name, holder, ttlMs: 60_000 })),
       );
       assert.equal(won.filter(Boolean).length, 1);
     });
 
     test("a range's facts and its watermark commit together; re-running the range writes nothing", async () => {
-      await acquireReconcilerLease(db.sql, { ...lease, ttlMs: 60_000 });
+      await store.acquireReconcilerLease({ ...lease, ttlMs: 60_000 });
       const id = hash(0xa1);
       const first = range({ toBlock: block(10, fillDeadline - 200), logs: [openLog(id, 10)] });
-      assert.equal(await writeIndexedRange(db.sql, first), 1);
-      const watermark = await getWatermark(db.sql, origin.chainDomain);
+      assert.equal(await store.writeIndexedRange(first), 1);
+      const watermark = await store.getWatermark(origin.chainDomain);
       assert.equal(watermark?.lastBlock, 10);
       assert.equal(watermark?.lastBlockHash, hash(10));
 
-      await assert.rejects(writeIndexedRange(db.sql, first), WatermarkConflictError);
-      await db.sql.query("UPDATE chain_watermarks SET last_block = 9 WHERE chain_domain = $1", [
-        origin.chainDomain,
-      ]);
-      assert.equal(await writeIndexedRange(db.sql, { ...first, expectedLastBlock: 9 }), 0);
-      assert.equal(await countOpens(db, id), 1);
+      await assert.rejects(store.writeIndexedRange(first), WatermarkConflictError);
+      await setWatermarkBlock(db.sql, origin.chainDomain, 9);
+      assert.equal(await store.writeIndexedRange({ ...first, expectedLastBlock: 9 }), 0);
+      assert.equal(await countOpens(db.sql, id), 1);
     });
 
     test("a writer without the lease commits neither facts nor watermark", async () => {
@@ -160,8 +152,8 @@ for (const { driver, skip } of databases.drivers) {
         logs: [openLog(id, 20)],
         lease: { name: lease.name, holder: "rec_b" },
       });
-      await assert.rejects(writeIndexedRange(db.sql, stranger), WatermarkConflictError);
-      assert.equal((await getWatermark(db.sql, origin.chainDomain))?.lastBlock, 10);
+      await assert.rejects(store.writeIndexedRange(stranger), WatermarkConflictError);
+      assert.equal((await store.getWatermark(origin.chainDomain))?.lastBlock, 10);
       assert.equal(await getChainFacts(db.sql, id), undefined);
     });
 
@@ -172,14 +164,14 @@ for (const { driver, skip } of databases.drivers) {
         toBlock: block(21, fillDeadline - 150),
         logs: [openLog(id, 21)],
       });
-      await assert.rejects(writeIndexedRange(db.sql, anomaly));
-      assert.equal((await getWatermark(db.sql, origin.chainDomain))?.lastBlock, 10);
+      await assert.rejects(store.writeIndexedRange(anomaly));
+      assert.equal((await store.getWatermark(origin.chainDomain))?.lastBlock, 10);
     });
 
     test("getChainFacts derives OPEN, then FILLED from the destination's fill, with deadlines from the order", async () => {
       const id = hash(0xa1);
       assert.equal((await getChainFacts(db.sql, id))?.status, "OPEN");
-      await writeIndexedRange(db.sql, {
+      await store.writeIndexedRange({
         ...range({ toBlock: block(50, fillDeadline - 100), logs: [fillLog(id, 50)] }),
         ...destination,
       });
@@ -192,14 +184,13 @@ for (const { driver, skip } of databases.drivers) {
     });
 
     test("an order whose destination is indexed past fillDeadline without a fill is EXPIRED", async () => {
-      await acquireReconcilerLease(db.sql, { ...lease, ttlMs: 60_000 });
+      await store.acquireReconcilerLease({ ...lease, ttlMs: 60_000 });
       const id = hash(0xa3);
-      await writeIndexedRange(
-        db.sql,
+      await store.writeIndexedRange(
         range({ expectedLastBlock: 10, toBlock: block(30, fillDeadline - 90), logs: [openLog(id, 30)] }),
       );
       assert.equal((await getChainFacts(db.sql, id))?.status, "OPEN");
-      await writeIndexedRange(db.sql, {
+      await store.writeIndexedRange({
         ...range({ expectedLastBlock: 50, toBlock: block(60, fillDeadline + 1), logs: [] }),
         ...destination,
       });
@@ -213,8 +204,8 @@ for (const { driver, skip } of databases.drivers) {
     });
 
     test("a chain domain is matched case-sensitively and an unknown one has no watermark", async () => {
-      assert.equal(await getWatermark(db.sql, "EIP155:31337"), undefined);
-      assert.equal(await getWatermark(db.sql, "eip155:1"), undefined);
+      assert.equal(await store.getWatermark("EIP155:31337"), undefined);
+      assert.equal(await store.getWatermark("eip155:1"), undefined);
     });
   });
 }

@@ -3,7 +3,8 @@ import { after, before, describe, test } from "node:test";
 import { type RunningAnvil, startAnvil } from "@hub/chain";
 import { createTestDatabases } from "@hub/store";
 import { pino } from "pino";
-import { createReconciler, getWatermark } from "../src/reconciler/index.js";
+import { createReconciler } from "../src/reconciler/index.js";
+import { createChainFactsStore } from "../src/store/chain-facts-store.js";
 import { rpc } from "./reconciler-devnet.js";
 
 // anvil_mine slows down as the chain grows (2000 blocks took 12 s, the next 2000 27 s here), so the
@@ -49,7 +50,10 @@ for (const { driver, skip } of databases.drivers) {
           const result = await reconciler.tick();
           const seconds = (performance.now() - started) / 1000;
           assert.equal(result.chains[0]?.error, undefined);
-          assert.equal((await getWatermark(db.sql, chainDomain))?.lastBlock, emptyBlocks);
+          assert.equal(
+            (await createChainFactsStore(db.sql).getWatermark(chainDomain))?.lastBlock,
+            emptyBlocks,
+          );
           const blocks = emptyBlocks + 1;
           t.diagnostic(
             `${driver}, range ${maxBlockRange}: ${blocks} blocks in ${seconds.toFixed(2)} s = ${Math.round(blocks / seconds)} blocks/s (${result.chains[0]?.ranges} ranges)`,

@@ -1,22 +1,22 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
-import { createTestDatabases, type SqlExecutor, type TestDatabase } from "@hub/store";
+import { fileURLToPath } from "node:url";
+import { createTestDatabases, type SqlClient, type TestDatabase } from "@hub/store";
+import { pollUntil } from "@hub/test-support";
 import { pino } from "pino";
 import {
   type ChainReader,
   createEvmChainReader,
   createReconciler,
   getChainFacts,
-  getReconcilerLeaseHolder,
-  getWatermark,
   type Reconciler,
   type ReconcilerDeps,
   type TickResult,
 } from "../src/reconciler/index.js";
+import { createChainFactsStore } from "../src/store/chain-facts-store.js";
 import { type OrderDevnet, rpc, startOrderDevnet } from "./reconciler-devnet.js";
-import { pollUntil } from "@hub/test-support";
+import { countFacts, deleteAllWatermarks } from "./store/chain-facts-rows.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 const logger = pino({ level: "silent" });
@@ -36,23 +36,8 @@ function assertNoChainErrors(result: TickResult): void {
     assert.equal(chain.error, undefined, `${chain.chainDomain}: ${chain.error}`);
 }
 
-async function countFacts(sql: SqlExecutor): Promise<Record<string, number>> {
-  const tables = [
-    "chain_order_opens",
-    "chain_output_fills",
-    "chain_order_finalisations",
-    "chain_order_refunds",
-  ];
-  const counts: Record<string, number> = {};
-  for (const table of tables) {
-    const [row] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
-    counts[table] = row?.n ?? -1;
-  }
-  return counts;
-}
-
 /** The same four counts read straight from the chains, up to each chain's watermark. */
-async function countChainLogs(sql: SqlExecutor): Promise<Record<string, number>> {
+async function countChainLogs(sql: SqlClient): Promise<Record<string, number>> {
   const counts: Record<string, number> = {
     chain_order_opens: 0,
     chain_output_fills: 0,
@@ -66,7 +51,7 @@ async function countChainLogs(sql: SqlExecutor): Promise<Record<string, number>>
     refunded: "chain_order_refunds",
   } as const;
   for (const chain of devnet.reconcilerChains()) {
-    const watermark = await getWatermark(sql, chain.chainDomain);
+    const watermark = await createChainFactsStore(sql).getWatermark(chain.chainDomain);
     assert.ok(watermark, `${chain.chainDomain} has a watermark`);
     const logs = await createEvmChainReader({ rpcUrl: chain.rpcUrl }).orderLogs({
       fromBlock: chain.startBlock,
@@ -258,7 +243,7 @@ for (const { driver, skip } of databases.drivers) {
         assert.ok((counts.chain_order_opens ?? 0) >= (partial.chain_order_opens ?? 0));
         assert.ok((counts.chain_output_fills ?? 0) >= 3);
 
-        await fresh.sql.query("DELETE FROM chain_watermarks");
+        await deleteAllWatermarks(fresh.sql);
         const rerun = await successor.tick();
         assertNoChainErrors(rerun);
         assert.equal(
@@ -307,7 +292,7 @@ for (const { driver, skip } of databases.drivers) {
         await pollUntil(
           "the child to index a few ranges",
           async () => {
-            const watermark = await getWatermark(fresh.sql, origin.chainDomain);
+            const watermark = await createChainFactsStore(fresh.sql).getWatermark(origin.chainDomain);
             return watermark && watermark.lastBlock >= origin.startBlock + 3 ? watermark : undefined;
           },
           { timeoutMs: 60_000, intervalMs: 0 },
@@ -316,7 +301,8 @@ for (const { driver, skip } of databases.drivers) {
         await exited;
         const head = await devnet.originClient.getBlockNumber();
         assert.ok(
-          ((await getWatermark(fresh.sql, origin.chainDomain))?.lastBlock ?? 0) < Number(head),
+          ((await createChainFactsStore(fresh.sql).getWatermark(origin.chainDomain))?.lastBlock ?? 0) <
+            Number(head),
           "killed before catching up",
         );
 
@@ -363,7 +349,10 @@ for (const { driver, skip } of databases.drivers) {
         await devnet.open(opened);
         const openBlock = Number(await devnet.originClient.getBlockNumber());
         assertNoChainErrors(await r.tick());
-        assert.equal((await getWatermark(fresh.sql, devnet.origin.chainDomain))?.lastBlock, openBlock - 2);
+        assert.equal(
+          (await createChainFactsStore(fresh.sql).getWatermark(devnet.origin.chainDomain))?.lastBlock,
+          openBlock - 2,
+        );
         assert.equal(await getChainFacts(fresh.sql, opened.orderId), undefined);
         await rpc(devnet.origin.rpcUrl, "anvil_mine", ["0x2"]);
         assertNoChainErrors(await r.tick());
@@ -388,14 +377,17 @@ for (const { driver, skip } of databases.drivers) {
         const opened = await devnet.newOrder();
         await devnet.open(opened);
         assertNoChainErrors(await r.tick());
-        const indexed = await getWatermark(fresh.sql, devnet.origin.chainDomain);
+        const indexed = await createChainFactsStore(fresh.sql).getWatermark(devnet.origin.chainDomain);
         await rpc(devnet.origin.rpcUrl, "evm_revert", [snapshot]);
         await rpc(devnet.origin.rpcUrl, "evm_increaseTime", [5]);
         await rpc(devnet.origin.rpcUrl, "anvil_mine", ["0x4"]);
         const result = await r.tick();
         const origin = result.chains.find((chain) => chain.chainDomain === devnet.origin.chainDomain);
         assert.match(origin?.error ?? "", /history changed below the watermark/);
-        assert.deepEqual(await getWatermark(fresh.sql, devnet.origin.chainDomain), indexed);
+        assert.deepEqual(
+          await createChainFactsStore(fresh.sql).getWatermark(devnet.origin.chainDomain),
+          indexed,
+        );
       } finally {
         await r.stop();
         await fresh.dispose();
@@ -415,7 +407,7 @@ for (const { driver, skip } of databases.drivers) {
       );
       assert.equal(view.status, "OPEN");
       await r.stop();
-      assert.equal(await getReconcilerLeaseHolder(db.sql, leaseName), undefined);
+      assert.equal(await createChainFactsStore(db.sql).getReconcilerLeaseHolder(leaseName), undefined);
       const next = reconciler({ leaseName });
       assert.equal((await next.tick()).leader, true);
       await next.stop();

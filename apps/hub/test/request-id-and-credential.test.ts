@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
 import { hubHeaders } from "@hub/contract";
-import { GATEWAY_SECRET, assertRefusal, call, envelopeOf, startTestHub } from "./hub-fixture.js";
+import { assertRefusal, call, envelopeOf, GATEWAY_SECRET, startTestHub } from "./hub-fixture.js";
 
 describe("request id and the gateway's credential", () => {
   const hub = startTestHub();

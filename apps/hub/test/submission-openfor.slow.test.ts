@@ -8,7 +8,10 @@ import {
   type QuoteWinner,
   upstreamOrderStatusSchema,
 } from "@hub/contract";
+import { pollUntil } from "@hub/test-support";
 import type { Hex } from "viem";
+import { createQuoteStore } from "../src/store/quote-store.js";
+import { readSubmission, readUpstreamView } from "./store/submission-rows.js";
 import {
   approvePermit2,
   codeOf,
@@ -21,7 +24,6 @@ import {
   type User,
 } from "./submission-stack.js";
 import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";
-import { pollUntil } from "@hub/test-support";
 
 describe("POST /order/openfor against the devnet, through the gateway", () => {
   let devnet: HubTestDevnet;
@@ -46,24 +48,15 @@ describe("POST /order/openfor against the devnet, through the gateway", () => {
   });
 
   async function upstreamQuoteIdOf(winner: QuoteWinner): Promise<string> {
-    const rows = await stack.db.sql.query<{ template: unknown }>(
-      "SELECT template FROM quotes WHERE quote_id = $1",
-      [winner.quoteId],
-    );
-    const template = (
-      typeof rows[0]!.template === "string" ? JSON.parse(rows[0]!.template) : rows[0]!.template
-    ) as {
+    const quote = await createQuoteStore(stack.db.sql).get(winner.quoteId);
+    const template = quote!.template as {
       quoteResponse: { quoteId: string };
     };
     return template.quoteResponse.quoteId;
   }
 
   async function reservationState(winner: QuoteWinner): Promise<string | undefined> {
-    const rows = await stack.db.sql.query<{ state: string }>(
-      "SELECT state FROM submissions WHERE quote_id = $1",
-      [winner.quoteId],
-    );
-    return rows[0]?.state;
+    return (await readSubmission(stack.db.sql, winner.quoteId))?.state;
   }
 
   async function openEvents(onchainOrderId: string) {
@@ -111,11 +104,7 @@ describe("POST /order/openfor against the devnet, through the gateway", () => {
     assert.equal(status.envelope.success, true, status.text);
     assert.equal(upstreamOrderStatusSchema.parse(status.envelope.data).stateSource, "upstream-advisory");
 
-    const views = await stack.db.sql.query<{ view: unknown }>(
-      "SELECT view FROM upstream_views WHERE hub_order_id = $1",
-      [ack.hubOrderId],
-    );
-    const view = typeof views[0]?.view === "string" ? JSON.parse(views[0].view) : views[0]?.view;
+    const view = await readUpstreamView(stack.db.sql, ack.hubOrderId);
     assert.deepEqual(view, {
       state: "created",
       stateSource: "upstream-advisory",
@@ -126,11 +115,8 @@ describe("POST /order/openfor against the devnet, through the gateway", () => {
       upstreamStale: false,
     });
 
-    const rows = await stack.db.sql.query<{ onchain_order_id_source: string }>(
-      "SELECT onchain_order_id_source FROM submissions WHERE quote_id = $1",
-      [order.winner.quoteId],
-    );
-    assert.equal(rows[0]!.onchain_order_id_source, "upstream");
+    const row = await readSubmission(stack.db.sql, order.winner.quoteId);
+    assert.equal(row!.onchain_order_id_source, "upstream");
     const opens = await pollUntil(
       "the solver opens the order",
       async () => {
@@ -148,11 +134,8 @@ describe("POST /order/openfor against the devnet, through the gateway", () => {
     assert.equal(order.winner.lane, "aggregator-gasless");
     const ack = ackOf(await order.post());
     assert.equal(ack.orderId, order.winner.onchainOrderId);
-    const rows = await stack.db.sql.query<{ onchain_order_id_source: string }>(
-      "SELECT onchain_order_id_source FROM submissions WHERE quote_id = $1",
-      [order.winner.quoteId],
-    );
-    assert.equal(rows[0]!.onchain_order_id_source, "verified");
+    const row = await readSubmission(stack.db.sql, order.winner.quoteId);
+    assert.equal(row!.onchain_order_id_source, "verified");
     await pollUntil(
       "the solver opens the order",
       async () => ((await openEvents(ack.orderId)).length === 1 ? true : undefined),

@@ -3,11 +3,11 @@ import { createServer } from "node:net";
 import { after, before, describe, test } from "node:test";
 import type { CatalogChain } from "@hub/contract";
 import {
-  type OifAggregatorClient,
-  type OifQuoteRequest,
   createOifAggregatorClient,
   devnetProvider,
   encodeInteropAddress,
+  type OifAggregatorClient,
+  type OifQuoteRequest,
 } from "../src/upstream/index.js";
 import { type ProviderStandIn, startProviderStandIn } from "./fixtures/provider-stand-in.js";
 import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";

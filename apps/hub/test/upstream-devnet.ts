@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Devnet, createDevnet } from "@hub/devnet-app";
+import { createDevnet, type Devnet } from "@hub/devnet-app";
 import { pino } from "pino";
 import { devnetControl } from "./hub-fixture.js";
 

@@ -1,7 +1,7 @@
 import type { AccessStore } from "@hub/store";
 import { type AccessAdmin, createAccessAdmin } from "./access-admin.js";
-import type { ReservationBook } from "./reservation-book.js";
 import { createReservationAdmin, type ReservationAdmin } from "./reservation-admin.js";
+import type { ReservationBook } from "./reservation-book.js";
 
 /** Every admin verb: organizations, projects, keys and the submission reservations. */
 export type Admin = AccessAdmin & ReservationAdmin;

@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { hashApiKey } from "@hub/contract";
 import { createAccessStore, createTestDatabases, type TestDatabase } from "@hub/store";
 import { type Admin, AdminRefusal, apiKeyStatus, createAdmin } from "../src/index.js";
+import { readApiKeyRows } from "./store/api-key-rows.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 after(() => databases.dispose());
@@ -30,7 +31,7 @@ for (const { driver, skip } of databases.drivers) {
       assert.equal(listed.length, 1);
       assert.equal(JSON.stringify(listed).includes(created.key), false);
       assert.equal(JSON.stringify(listed).includes(hashApiKey(created.key)), false);
-      const rows = await db.sql.query("SELECT * FROM api_keys WHERE org_id = $1", [org.orgId]);
+      const rows = await readApiKeyRows(db.sql, org.orgId);
       assert.equal(JSON.stringify(rows).includes(created.key), false, "no column holds the plaintext");
       assert.equal(listed[0]?.status, "active");
     });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
+import { pollUntil } from "@hub/test-support";
 import { createPublicClient, hashDomain, http, parseAbi } from "viem";
 import { installPermit2, PERMIT2_ADDRESS, type RunningAnvil, startAnvil } from "../src/index.js";
-import { pollUntil } from "@hub/test-support";
 
 function isRunning(pid: number): boolean {
   try {

@@ -1,9 +1,9 @@
 import {
   type ErrorCode,
   type ErrorDetail,
-  type HubAnswer,
   errorCatalogue,
   errorEnvelope,
+  type HubAnswer,
   successEnvelope,
 } from "@hub/contract";
 

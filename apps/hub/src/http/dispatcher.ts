@@ -1,10 +1,10 @@
 import { performance } from "node:perf_hooks";
 import {
   API_PREFIX,
-  type HubAnswer,
-  HubError,
   decodeBody,
   decodeQuery,
+  type HubAnswer,
+  HubError,
   hubHeaders,
   isValidSubject,
   matchRoute,

@@ -1,6 +1,6 @@
-import type { Readable } from "node:stream";
 import type { Socket } from "node:net";
-import { type HubAnswer, errorEnvelope, newRequestId } from "@hub/contract";
+import type { Readable } from "node:stream";
+import { errorEnvelope, type HubAnswer, newRequestId } from "@hub/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Dispatcher } from "./dispatcher.js";
 import type { OperationRouter } from "./operation.js";

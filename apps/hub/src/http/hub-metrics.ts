@@ -1,4 +1,4 @@
-import { type Metric, Registry, collectDefaultMetrics } from "prom-client";
+import { collectDefaultMetrics, type Metric, Registry } from "prom-client";
 
 /** Request counts and latency by operationId and answer code; labels never carry a credential or an id. */
 export interface HubMetrics {

@@ -1,54 +1,15 @@
-import type { SqlExecutor } from "@hub/store";
-import type { ChainLogRef } from "../order-state/chain-facts.js";
-import type { ChainWatermark } from "../reconciler/get-watermark.js";
-
-export interface BridgeDepositLog extends ChainLogRef {
-  bridge: string;
-  destinationChainId: string;
-  amount: string;
-  recipient: string;
-}
-
-export interface BridgeReleaseLog extends ChainLogRef {
-  bridge: string;
-  amount: string;
-  recipient: string;
-}
+import type {
+  BridgeDepositLog,
+  BridgeReleaseLog,
+  ChainFactsStore,
+  ChainWatermark,
+} from "../store/chain-facts-store.js";
 
 /** An open-flow bridge transfer as indexed: its deposit, its release, or both (at least one). */
 export interface BridgeTransfer {
   depositId: string;
   deposit?: BridgeDepositLog;
   release?: BridgeReleaseLog;
-}
-
-interface LogRow {
-  chain_domain: string;
-  tx_hash: string;
-  log_index: number;
-  block_number: string;
-  block_hash: string;
-  block_timestamp: string;
-  bridge: string;
-  amount: string;
-  recipient: string;
-}
-
-const LOG_COLUMNS = `chain_domain, tx_hash, log_index, block_number::text AS block_number, block_hash,
-  block_timestamp::text AS block_timestamp, bridge, amount::text AS amount, recipient`;
-
-function logOf(row: LogRow): ChainLogRef & { bridge: string; amount: string; recipient: string } {
-  return {
-    chainDomain: row.chain_domain,
-    txHash: row.tx_hash,
-    logIndex: Number(row.log_index),
-    blockNumber: Number(row.block_number),
-    blockHash: row.block_hash,
-    blockTimestamp: new Date(Number(row.block_timestamp) * 1000).toISOString(),
-    bridge: row.bridge,
-    amount: row.amount,
-    recipient: row.recipient,
-  };
 }
 
 /**
@@ -58,26 +19,11 @@ function logOf(row: LogRow): ChainLogRef & { bridge: string; amount: string; rec
  * deposit is not indexed). Exact match: an uppercase or 0x-less id finds nothing.
  */
 export async function loadBridgeTransfer(
-  sql: SqlExecutor,
+  store: ChainFactsStore,
   depositId: string,
   watermarks: readonly ChainWatermark[],
 ): Promise<BridgeTransfer | undefined> {
-  const [deposits, releases] = await Promise.all([
-    sql.query<LogRow & { destination_chain_id: string }>(
-      `SELECT ${LOG_COLUMNS}, destination_chain_id::text AS destination_chain_id FROM bridge_deposits
-        WHERE deposit_id = $1 ORDER BY block_number, log_index LIMIT 1`,
-      [depositId],
-    ),
-    sql.query<LogRow>(
-      `SELECT ${LOG_COLUMNS} FROM bridge_releases WHERE deposit_id = $1 ORDER BY block_number, log_index`,
-      [depositId],
-    ),
-  ]);
-  const depositRow = deposits[0];
-  const deposit = depositRow && {
-    ...logOf(depositRow),
-    destinationChainId: depositRow.destination_chain_id,
-  };
+  const { deposit, releases } = await store.findBridgeLogs(depositId);
   const destinations = deposit
     ? new Set(
         watermarks
@@ -85,10 +31,10 @@ export async function loadBridgeTransfer(
           .map((watermark) => watermark.chainDomain),
       )
     : undefined;
-  const releaseRow = releases.find((row) => !destinations || destinations.has(row.chain_domain));
-  if (!deposit && !releaseRow) return undefined;
+  const release = releases.find((log) => !destinations || destinations.has(log.chainDomain));
+  if (!deposit && !release) return undefined;
   const transfer: BridgeTransfer = { depositId };
   if (deposit) transfer.deposit = deposit;
-  if (releaseRow) transfer.release = logOf(releaseRow);
+  if (release) transfer.release = release;
   return transfer;
 }

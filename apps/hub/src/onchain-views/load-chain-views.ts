@@ -1,8 +1,6 @@
-import type { SqlExecutor } from "@hub/store";
 import type { ChainFacts } from "../order-state/chain-facts.js";
 import { type ChainView, deriveChainView } from "../order-state/derive-chain-view.js";
-import { type ChainWatermark, listWatermarks } from "../reconciler/get-watermark.js";
-import { readChainFacts } from "../reconciler/read-chain-facts.js";
+import type { ChainFactsStore, ChainWatermark } from "../store/chain-facts-store.js";
 
 export interface LoadedChainView {
   facts: ChainFacts;
@@ -16,10 +14,13 @@ export interface LoadedChainViews {
 
 /** Chain facts and their derived views for several on-chain ids (one batch of reads), with every watermark. */
 export async function loadChainViews(
-  sql: SqlExecutor,
+  store: ChainFactsStore,
   onchainOrderIds: readonly string[],
 ): Promise<LoadedChainViews> {
-  const [facts, watermarks] = await Promise.all([readChainFacts(sql, onchainOrderIds), listWatermarks(sql)]);
+  const [facts, watermarks] = await Promise.all([
+    store.readChainFacts(onchainOrderIds),
+    store.listWatermarks(),
+  ]);
   const until = new Map(
     watermarks.map((watermark) => [String(watermark.chainId), watermark.lastBlockTimestamp]),
   );

@@ -1,6 +1,6 @@
 import { addressToBytes32 } from "@hub/chain";
 import type { OnchainFill } from "@hub/contract";
-import type { ChainWatermark } from "../reconciler/get-watermark.js";
+import type { ChainWatermark } from "../store/chain-facts-store.js";
 import type { BridgeTransfer } from "./load-bridge-transfer.js";
 import { chainEventOf, watermarkOf } from "./wire-chain-view.js";
 

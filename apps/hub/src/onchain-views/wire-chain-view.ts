@@ -1,6 +1,6 @@
 import type { ChainEvent, Watermark, ChainView as WireChainView } from "@hub/contract";
 import type { ChainLogRef } from "../order-state/chain-facts.js";
-import type { ChainWatermark } from "../reconciler/get-watermark.js";
+import type { ChainWatermark } from "../store/chain-facts-store.js";
 import type { LoadedChainView } from "./load-chain-views.js";
 
 type WireChainFill = WireChainView["fills"][number];

@@ -1,10 +1,11 @@
 import { HubError, type HubOrderStatus } from "@hub/contract";
-import type { SqlExecutor } from "@hub/store";
+import type { SqlClient } from "@hub/store";
 import type { Clock } from "../services/clock.js";
-import { type OpenFlowStatus, readOpenFlowStatus } from "./read-open-flow-status.js";
+import { createOpenFlowStore } from "../store/open-flow-store.js";
+import { claimAndReadOpenFlowStatus, type OpenFlowStatus } from "./claim-and-read-open-flow-status.js";
 
 export interface HubStatusReaderDeps {
-  sql: SqlExecutor;
+  sql: SqlClient;
   clock: Clock;
   /** How long a view is served without reading the database again (the spec's 2 s). */
   cacheMs: number;
@@ -30,6 +31,7 @@ const notFound = () => new HubError("EIN0009", { message: "Order not found." });
  * organization's order reads as unknown. Unknown ids are not cached.
  */
 export function createHubStatusReader(deps: HubStatusReaderDeps): HubStatusReader {
+  const store = createOpenFlowStore(deps.sql);
   const cache = new Map<string, Cached>();
   const inFlight = new Map<string, Promise<OpenFlowStatus | undefined>>();
   let databaseReads = 0;
@@ -54,7 +56,7 @@ export function createHubStatusReader(deps: HubStatusReaderDeps): HubStatusReade
       if (!flight) {
         const startedAtMs = deps.clock.now();
         databaseReads += 1;
-        flight = readOpenFlowStatus(deps.sql, orderId, new Date(startedAtMs))
+        flight = claimAndReadOpenFlowStatus(store, orderId, new Date(startedAtMs))
           .then((found) => {
             if (found) remember(orderId, { ...found, refreshedAtMs: startedAtMs });
             return found;

@@ -11,7 +11,7 @@ import {
   type OpenFlowTemplate,
   openFlowTemplateFingerprint,
 } from "../quotes/external/open-flow-template.js";
-import type { QuoteForSubmission } from "../submissions/submission-store.js";
+import type { QuoteForSubmission } from "../store/submission-store.js";
 
 /** Whether a provider is in this deployment's configuration, and enabled. */
 export type ProviderState = "enabled" | "disabled" | "unconfigured";

@@ -1,7 +1,7 @@
 import {
+  isUpstreamTerminal,
   type UpstreamFailedAt,
   type UpstreamState,
-  isUpstreamTerminal,
   upstreamFailedAtValues,
   upstreamForwardRank,
   upstreamStates,

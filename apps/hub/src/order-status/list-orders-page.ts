@@ -1,7 +1,8 @@
 import type { OrderListEntry, OrdersList } from "@hub/contract";
-import type { SqlExecutor } from "@hub/store";
 import { loadChainViews } from "../onchain-views/load-chain-views.js";
 import { wireChainView } from "../onchain-views/wire-chain-view.js";
+import type { ChainFactsStore } from "../store/chain-facts-store.js";
+import type { FollowedOrderStore, ListedOrder } from "../store/followed-order-store.js";
 import { decodeOrdersCursor, encodeOrdersCursor } from "./orders-cursor.js";
 
 export interface ListOrdersRequest {
@@ -11,42 +12,26 @@ export interface ListOrdersRequest {
   limit: number;
 }
 
-interface ListedRow {
-  hub_order_id: string;
-  quote_id: string;
-  lane: OrderListEntry["lane"];
-  onchain_order_id: string | null;
-  onchain_order_id_source: "upstream" | "verified" | null;
-  submitted_at: Date | string;
-  submitted_us: string;
-  winner: unknown;
-  state: OrderListEntry["state"] | null;
-}
-
 interface WinnerTerms {
   input?: { asset: string; amount: string };
   swapInput?: OrderListEntry["swapInput"];
 }
 
-function parseJson<T>(value: unknown): T {
-  return (typeof value === "string" ? JSON.parse(value) : value) as T;
-}
-
-function entryOf(row: ListedRow): OrderListEntry {
-  const winner = parseJson<WinnerTerms>(row.winner);
+function entryOf(row: ListedOrder): OrderListEntry {
+  const winner = row.winner as WinnerTerms;
   const inputs: OrderListEntry["inputs"] = [];
   if (winner.input) {
     const { asset, amount } = winner.input;
     inputs.push({ chainDomain: asset.slice(0, asset.indexOf("/")), asset, amount });
   }
   const entry: OrderListEntry = {
-    orderId: row.hub_order_id,
-    quoteId: row.quote_id,
+    orderId: row.hubOrderId,
+    quoteId: row.quoteId,
     lane: row.lane,
-    onchainOrderId: row.onchain_order_id as string,
-    onchainOrderIdSource: row.onchain_order_id_source ?? "upstream",
-    submittedAt: new Date(row.submitted_at).toISOString(),
-    state: row.state ?? "created",
+    onchainOrderId: row.onchainOrderId,
+    onchainOrderIdSource: row.onchainOrderIdSource ?? "upstream",
+    submittedAt: row.submittedAt.toISOString(),
+    state: row.upstreamState ?? "created",
     inputs,
   };
   if (winner.swapInput) entry.swapInput = winner.swapInput;
@@ -57,32 +42,20 @@ function entryOf(row: ListedRow): OrderListEntry {
  * One page of GET /orders: the organization's acked openFor submissions under the subject, by
  * (submittedAt, orderId) ascending, each joined with its chain facts read in one batch for the page.
  */
-export async function listOrdersPage(sql: SqlExecutor, request: ListOrdersRequest): Promise<OrdersList> {
-  const after = request.cursor === undefined ? undefined : decodeOrdersCursor(request.cursor);
-  const params = [request.organization, request.subject, request.limit + 1] as (string | number)[];
-  let where = "";
-  if (after) {
-    params.push(after.submittedAtMicros, after.hubOrderId);
-    where = `AND (s.submitted_at, s.hub_order_id) >
-      (timestamptz 'epoch' + $4::bigint * interval '1 microsecond', $5)`;
-  }
-  const rows = await sql.query<ListedRow>(
-    `SELECT s.hub_order_id, s.quote_id, s.lane, s.onchain_order_id, s.onchain_order_id_source, s.submitted_at,
-            (extract(epoch FROM s.submitted_at) * 1000000)::bigint::text AS submitted_us,
-            q.winner, v.view->>'state' AS state
-     FROM submissions s
-     JOIN quotes q ON q.quote_id = s.quote_id
-     LEFT JOIN upstream_views v ON v.hub_order_id = s.hub_order_id
-     WHERE s.org_id = $1 AND s.subject = $2 AND s.state = 'acked' AND s.route = 'openfor'
-       AND s.onchain_order_id IS NOT NULL ${where}
-     ORDER BY s.submitted_at, s.hub_order_id
-     LIMIT $3`,
-    params,
-  );
+export async function listOrdersPage(
+  stores: { orders: FollowedOrderStore; chainFacts: ChainFactsStore },
+  request: ListOrdersRequest,
+): Promise<OrdersList> {
+  const rows = await stores.orders.listFollowedOrders({
+    organization: request.organization,
+    subject: request.subject,
+    after: request.cursor === undefined ? undefined : decodeOrdersCursor(request.cursor),
+    limit: request.limit + 1,
+  });
   const page = rows.slice(0, request.limit);
   const { views } = await loadChainViews(
-    sql,
-    page.map((row) => row.onchain_order_id as string),
+    stores.chainFacts,
+    page.map((row) => row.onchainOrderId),
   );
   const orders = page.map((row) => {
     const entry = entryOf(row);
@@ -93,7 +66,7 @@ export async function listOrdersPage(sql: SqlExecutor, request: ListOrdersReques
   const last = page.at(-1);
   const nextCursor =
     rows.length > request.limit && last
-      ? encodeOrdersCursor({ submittedAtMicros: last.submitted_us, hubOrderId: last.hub_order_id })
+      ? encodeOrdersCursor({ submittedAtMicros: last.submittedAtMicros, hubOrderId: last.hubOrderId })
       : null;
   return { subject: request.subject, orders, nextCursor };
 }

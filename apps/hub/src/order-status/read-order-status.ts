@@ -1,17 +1,16 @@
 import { HubError, type UpstreamOrderStatus } from "@hub/contract";
-import type { SqlExecutor } from "@hub/store";
 import type { Logger } from "pino";
 import { applyUpstreamReport } from "../order-state/apply-upstream-report.js";
 import { markUpstreamRefreshFailed } from "../order-state/mark-upstream-refresh-failed.js";
 import { isUpstreamTerminal } from "../order-state/upstream-state.js";
 import type { UpstreamView } from "../order-state/upstream-view.js";
 import type { Clock } from "../services/clock.js";
+import type { FollowedOrder, FollowedOrderStore } from "../store/followed-order-store.js";
 import type { OifAggregatorClient } from "../upstream/oif-aggregator-client.js";
-import { type FollowedOrder, readFollowedOrder, saveUpstreamView } from "./followed-order-store.js";
 import { createStatusProjection } from "./status-projection.js";
 
 export interface OrderStatusReaderDeps {
-  sql: SqlExecutor;
+  store: FollowedOrderStore;
   upstreamOf: (providerId: string) => Pick<OifAggregatorClient, "getOrder"> | undefined;
   clock: Clock;
   logger: Pick<Logger, "debug" | "warn">;
@@ -100,12 +99,12 @@ export function createOrderStatusReader(deps: OrderStatusReaderDeps): OrderStatu
       if (!previous) throw new HubError("EIN0050");
       view = markUpstreamRefreshFailed(previous);
     }
-    await saveUpstreamView(deps.sql, order.hubOrderId, view, nowMs, lastReadAtMs);
+    await deps.store.saveUpstreamView(order.hubOrderId, view, nowMs, lastReadAtMs);
     return toWire(order, view, lastReadAtMs);
   }
 
   async function refresh(hubOrderId: string): Promise<Refreshed> {
-    const order = await readFollowedOrder(deps.sql, hubOrderId);
+    const order = await deps.store.readFollowedOrder(hubOrderId);
     if (!order) throw notFound();
     const nowMs = deps.clock.now();
     let status: UpstreamOrderStatus;

@@ -1,7 +1,7 @@
 import type { StandardOrderJson } from "@hub/chain";
 import type { ExecutionTx } from "@hub/contract";
-import type { OifProduct } from "../upstream/providers-config.js";
 import type { OifLane } from "../lanes/lane-table.js";
+import type { OifProduct } from "../upstream/providers-config.js";
 
 /**
  * What a submission needs and the client never sees, stored with every quote so any replica can

@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { SqlClient } from "@hub/store";
 import type { Logger } from "pino";
+import { createChainFactsStore, WatermarkConflictError } from "../store/chain-facts-store.js";
 import type { ChainBlock, ChainReader } from "./chain-reader.js";
 import { createEvmChainReader } from "./create-evm-chain-reader.js";
-import { getWatermark } from "./get-watermark.js";
-import { acquireReconcilerLease, releaseReconcilerLease } from "./reconciler-lease.js";
-import { WatermarkConflictError, writeIndexedRange } from "./write-indexed-range.js";
 
 export interface ReconcilerChainConfig {
   /** CAIP-2, e.g. "eip155:31337"; the watermark's key. */
@@ -64,6 +62,7 @@ export interface Reconciler {
 }
 
 export function createReconciler(deps: ReconcilerDeps): Reconciler {
+  const store = createChainFactsStore(deps.sql);
   const confirmations = deps.confirmations ?? 0;
   const pollIntervalMs = deps.pollIntervalMs ?? 1000;
   const maxBlockRange = deps.maxBlockRange ?? 2000;
@@ -84,7 +83,7 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
   async function holdLease(force: boolean): Promise<boolean> {
     const now = deps.clock.now().getTime();
     if (!force && now - leaseRenewedAt < leaseTtlMs / 3) return true;
-    const held = await acquireReconcilerLease(deps.sql, { ...lease, ttlMs: leaseTtlMs });
+    const held = await store.acquireReconcilerLease({ ...lease, ttlMs: leaseTtlMs });
     leaseRenewedAt = held ? now : 0;
     return held;
   }
@@ -105,7 +104,7 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
     const reader = readers.get(chain.chainDomain);
     if (!reader) throw new Error(`no reader for ${chain.chainDomain}`);
     await checkChainId(chain, reader);
-    const watermark = await getWatermark(deps.sql, chain.chainDomain);
+    const watermark = await store.getWatermark(chain.chainDomain);
     if (watermark) {
       const stored = await reader.block(watermark.lastBlock);
       // Confirmations bound the reorgs we tolerate; below the watermark history must not change.
@@ -141,7 +140,7 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
       }
       const toBlock = blocks.get(to);
       if (!toBlock) throw new Error(`block ${to} missing`);
-      const written = await writeIndexedRange(deps.sql, {
+      const written = await store.writeIndexedRange({
         chainDomain: chain.chainDomain,
         chainId: chain.chainId,
         expectedLastBlock: expected,
@@ -220,7 +219,7 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
       running = false;
       if (timer) clearTimeout(timer);
       await inFlight?.catch(() => undefined);
-      await releaseReconcilerLease(deps.sql, lease);
+      await store.releaseReconcilerLease(lease);
       leaseRenewedAt = 0;
       stopping = false;
     },

@@ -1,19 +1,19 @@
-import type { SqlExecutor } from "@hub/store";
+import type { SqlClient } from "@hub/store";
 import { type ChainView, deriveChainView, type IndexedUntil } from "../order-state/index.js";
-import { listWatermarks } from "./get-watermark.js";
-import { readChainFacts } from "./read-chain-facts.js";
+import { type ChainFactsStore, createChainFactsStore } from "../store/chain-facts-store.js";
 
-async function indexedUntil(sql: SqlExecutor): Promise<IndexedUntil> {
-  const watermarks = await listWatermarks(sql);
+async function indexedUntil(store: ChainFactsStore): Promise<IndexedUntil> {
+  const watermarks = await store.listWatermarks();
   return new Map(watermarks.map((watermark) => [String(watermark.chainId), watermark.lastBlockTimestamp]));
 }
 
 /** The chain objects of several orders (list entries); ids without facts are absent from the map. */
 export async function getChainViews(
-  sql: SqlExecutor,
+  sql: SqlClient,
   onchainOrderIds: readonly string[],
 ): Promise<Map<string, ChainView>> {
-  const [facts, until] = await Promise.all([readChainFacts(sql, onchainOrderIds), indexedUntil(sql)]);
+  const store = createChainFactsStore(sql);
+  const [facts, until] = await Promise.all([store.readChainFacts(onchainOrderIds), indexedUntil(store)]);
   const views = new Map<string, ChainView>();
   for (const [id, orderFacts] of facts) {
     const view = deriveChainView(orderFacts, until);
@@ -23,9 +23,6 @@ export async function getChainViews(
 }
 
 /** The chain object of one order (status, fills, settle, refund, deadlines), or undefined: no chain object. */
-export async function getChainFacts(
-  sql: SqlExecutor,
-  onchainOrderId: string,
-): Promise<ChainView | undefined> {
+export async function getChainFacts(sql: SqlClient, onchainOrderId: string): Promise<ChainView | undefined> {
   return (await getChainViews(sql, [onchainOrderId])).get(onchainOrderId);
 }

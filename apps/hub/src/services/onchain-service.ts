@@ -5,14 +5,12 @@ import {
   type OnchainRefund,
   type OnchainTxOrder,
 } from "@hub/contract";
-import type { SqlExecutor } from "@hub/store";
-import { findTransactionEvent } from "../onchain-views/find-transaction-event.js";
 import { loadBridgeTransfer } from "../onchain-views/load-bridge-transfer.js";
 import { type LoadedChainViews, loadChainViews } from "../onchain-views/load-chain-views.js";
 import { refundStep } from "../onchain-views/refund-step.js";
 import { wireBridgeFill } from "../onchain-views/wire-bridge-transfer.js";
 import { chainEventOf, watermarkOf, wireFills } from "../onchain-views/wire-chain-view.js";
-import { getWatermark } from "../reconciler/get-watermark.js";
+import type { ChainFactsStore } from "../store/chain-facts-store.js";
 
 export interface OnchainService {
   getFill(orderId: string): Promise<OnchainFill>;
@@ -29,16 +27,18 @@ const noFacts: LoadedChainViews = { views: new Map(), watermarks: [] };
  * names the id). Ids are looked up exactly as sent: an uppercase or 0x-less id finds nothing. Without a
  * database nothing was ever indexed: every id is unknown and every chain domain has no watermark.
  */
-export function createOnchainService(deps: { sql?: SqlExecutor } = {}): OnchainService {
-  const { sql } = deps;
-  const load = (orderId: string) => (sql ? loadChainViews(sql, [orderId]) : Promise.resolve(noFacts));
+export function createOnchainService(
+  deps: { chainFacts?: ChainFactsStore | undefined } = {},
+): OnchainService {
+  const store = deps.chainFacts;
+  const load = (orderId: string) => (store ? loadChainViews(store, [orderId]) : Promise.resolve(noFacts));
 
   return {
     async getFill(orderId) {
       const { views, watermarks } = await load(orderId);
       const loaded = views.get(orderId);
       if (!loaded) {
-        const transfer = sql && (await loadBridgeTransfer(sql, orderId, watermarks));
+        const transfer = store && (await loadBridgeTransfer(store, orderId, watermarks));
         if (transfer) return wireBridgeFill(transfer, watermarks);
         return { orderId, filled: false, settled: false, status: null, fills: [], watermarks: [] };
       }
@@ -67,9 +67,9 @@ export function createOnchainService(deps: { sql?: SqlExecutor } = {}): OnchainS
     },
 
     async getOrderByTransaction(chainDomain, txHash) {
-      const watermark = sql ? await getWatermark(sql, chainDomain) : undefined;
-      if (!sql || !watermark) throw new HubError("EIN0051");
-      const found = await findTransactionEvent(sql, chainDomain, txHash);
+      const watermark = store ? await store.getWatermark(chainDomain) : undefined;
+      if (!store || !watermark) throw new HubError("EIN0051");
+      const found = await store.findTransactionEvent(chainDomain, txHash);
       return {
         chainDomain,
         txHash,
@@ -83,8 +83,8 @@ export function createOnchainService(deps: { sql?: SqlExecutor } = {}): OnchainS
       const { views, watermarks } = await load(orderId);
       const loaded = views.get(orderId);
       const open = loaded?.facts.open;
-      if (!loaded && sql) {
-        const transfer = await loadBridgeTransfer(sql, orderId, watermarks);
+      if (!loaded && store) {
+        const transfer = await loadBridgeTransfer(store, orderId, watermarks);
         // chainDomain restricts the lookup to the source chain: the deposit's.
         const sourceDomain = transfer?.deposit?.chainDomain;
         if (transfer && (chainDomain === undefined || chainDomain === sourceDomain)) {

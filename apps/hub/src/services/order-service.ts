@@ -9,9 +9,10 @@ import {
 import { isUniqueViolation } from "@hub/store";
 import type { Logger } from "pino";
 import { completesOnOpenFor } from "../lanes/lane-table.js";
-import type { OpenFlowRegistrationStore } from "../open-flow/open-flow-registration-store.js";
 import { type ProviderState, reapproveOpenFlowQuote } from "../open-flow/reapprove-open-flow-quote.js";
 import { verifyOpenFlowSignature } from "../open-flow/verify-open-flow-signature.js";
+import type { OpenFlowStore } from "../store/open-flow-store.js";
+import type { QuoteForSubmission, Reservation, SubmissionStore } from "../store/submission-store.js";
 import { firstUpstreamView } from "../submissions/first-upstream-view.js";
 import { onchainOrderIdOf } from "../submissions/onchain-order-id.js";
 import { openForSignature } from "../submissions/open-for-signature.js";
@@ -20,7 +21,6 @@ import {
   moveOnExistingReservation,
   settleForward,
 } from "../submissions/reservation-rules.js";
-import type { QuoteForSubmission, Reservation, SubmissionStore } from "../submissions/submission-store.js";
 import type { SubmitOrderOutcome } from "../upstream/oif-aggregator-client.js";
 import type { Clock } from "./clock.js";
 
@@ -55,7 +55,7 @@ export interface OrderServiceDeps {
   clock: Clock;
   logger: Pick<Logger, "info" | "warn" | "error">;
   /** POST /order's registrations (absent without a database, like store). */
-  registrations?: OpenFlowRegistrationStore | undefined;
+  registrations?: OpenFlowStore | undefined;
   /** Whether a provider is still configured in this deployment, and enabled. */
   providerState?: (providerId: string) => ProviderState;
   /** Config unsignedOpenFlowRegistration: POST /order admits none of signature, signer and scheme. */

@@ -1,9 +1,11 @@
 import { HubError, type HubOrderStatus, type OrdersList, type UpstreamOrderStatus } from "@hub/contract";
-import type { SqlExecutor } from "@hub/store";
+import type { SqlClient } from "@hub/store";
 import type { Logger } from "pino";
 import { createHubStatusReader, type HubStatusReader } from "../open-flow/create-hub-status-reader.js";
 import { type ListOrdersRequest, listOrdersPage } from "../order-status/list-orders-page.js";
 import { createOrderStatusReader, type OrderStatusReader } from "../order-status/read-order-status.js";
+import { createChainFactsStore } from "../store/chain-facts-store.js";
+import { createFollowedOrderStore } from "../store/followed-order-store.js";
 import type { OifAggregatorClient } from "../upstream/oif-aggregator-client.js";
 import type { Clock } from "./clock.js";
 
@@ -18,7 +20,7 @@ export interface OrderStatusService {
 
 export interface OrderStatusServiceDeps {
   /** Without a database no order was ever recorded: every id is unknown and every list empty. */
-  sql?: SqlExecutor;
+  sql?: SqlClient;
   upstreamOf: (providerId: string) => Pick<OifAggregatorClient, "getOrder"> | undefined;
   clock: Clock;
   logger: Pick<Logger, "debug" | "warn">;
@@ -33,10 +35,11 @@ const notFound = () => new HubError("EIN0009", { message: "Order not found." });
 /** The upstream status view and the orders list of openFor orders; the hub status view of open-flow ones. */
 export function createOrderStatusService(deps: OrderStatusServiceDeps): OrderStatusService {
   const { sql } = deps;
+  const stores = sql && { orders: createFollowedOrderStore(sql), chainFacts: createChainFactsStore(sql) };
   const reader: OrderStatusReader | undefined =
-    sql &&
+    stores &&
     createOrderStatusReader({
-      sql,
+      store: stores.orders,
       upstreamOf: deps.upstreamOf,
       clock: deps.clock,
       logger: deps.logger,
@@ -63,8 +66,8 @@ export function createOrderStatusService(deps: OrderStatusServiceDeps): OrderSta
       return hubStatus.read(orderId, organization);
     },
     async listOrders(request) {
-      if (!sql) return { subject: request.subject, orders: [], nextCursor: null };
-      return listOrdersPage(sql, request);
+      if (!stores) return { subject: request.subject, orders: [], nextCursor: null };
+      return listOrdersPage(stores, request);
     },
     get upstreamReads() {
       return reader?.upstreamReads ?? 0;

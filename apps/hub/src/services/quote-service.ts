@@ -9,12 +9,12 @@ import {
   type QuoteWinner,
 } from "@hub/contract";
 import type { Logger } from "pino";
-import type { QuoteMetrics } from "../quotes/quote-metrics.js";
-import type { NewQuote, QuoteStore, StoredQuote } from "../quotes/quote-store.js";
 import type { CandidateSource, QuoteCandidate } from "../quotes/quote-candidate.js";
+import type { QuoteMetrics } from "../quotes/quote-metrics.js";
 import { createQuoteRound, noQuoteProvider } from "../quotes/quote-round.js";
 import { quoteTerms } from "../quotes/quote-terms.js";
 import type { QuoteRoute } from "../quotes/resolve-quote-route.js";
+import type { NewQuote, QuoteStore, StoredQuote } from "../store/quote-store.js";
 import type { Clock } from "./clock.js";
 import type { QuoteAdmission } from "./quote-admission.js";
 

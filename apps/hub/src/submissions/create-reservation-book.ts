@@ -1,8 +1,8 @@
 import type { ReservationBook } from "@hub/admin";
 import type { SqlClient } from "@hub/store";
 import { getChainFacts } from "../reconciler/get-chain-facts.js";
+import { createSubmissionStore } from "../store/submission-store.js";
 import { firstUpstreamView } from "./first-upstream-view.js";
-import { createSubmissionStore } from "./submission-store.js";
 
 /** The reservations the admin module reads and settles, on the submission store and the chain facts. */
 export function createReservationBook(sql: SqlClient): ReservationBook {

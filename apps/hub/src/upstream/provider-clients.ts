@@ -1,8 +1,8 @@
 import {
-  type ExternalAggregatorClient,
   createExternalAggregatorClient,
+  type ExternalAggregatorClient,
 } from "./external-aggregator-client.js";
-import { type OifAggregatorClient, createOifAggregatorClient } from "./oif-aggregator-client.js";
+import { createOifAggregatorClient, type OifAggregatorClient } from "./oif-aggregator-client.js";
 import { type ProviderConfig, type ProviderConfigInput, parseProvidersConfig } from "./providers-config.js";
 
 /** One client per configured provider; quote rounds ask the enabled ones, submissions find theirs by id. */

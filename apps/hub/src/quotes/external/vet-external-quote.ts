@@ -1,8 +1,8 @@
 import { bridgeAbi } from "@hub/chain";
-import { type Hex, decodeFunctionData, encodeFunctionData, formatUnits } from "viem";
+import { decodeFunctionData, encodeFunctionData, formatUnits, type Hex } from "viem";
 import { z } from "zod";
 import { type ExternalLane, laneTable } from "../../lanes/lane-table.js";
-import { type QuoteRejectionReason, QuoteRejection } from "../quote-rejection.js";
+import { QuoteRejection, type QuoteRejectionReason } from "../quote-rejection.js";
 import type { QuoteRoute } from "../resolve-quote-route.js";
 import type { OpenFlowDeposit } from "./open-flow-template.js";
 

@@ -1,4 +1,4 @@
-import { type StandardOrder, addressToBytes32 } from "@hub/chain";
+import { addressToBytes32, type StandardOrder } from "@hub/chain";
 import { QuoteRejection } from "../quote-rejection.js";
 import type { QuoteRoute } from "../resolve-quote-route.js";
 

@@ -1,4 +1,4 @@
-import { type QuoteRejectionReason, QuoteRejection } from "../quote-rejection.js";
+import { QuoteRejection, type QuoteRejectionReason } from "../quote-rejection.js";
 
 const UINT256_MAX = (1n << 256n) - 1n;
 

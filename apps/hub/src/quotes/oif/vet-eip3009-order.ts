@@ -1,11 +1,10 @@
-import { type StandardOrder, addressToBytes32, orderIdentifier } from "@hub/chain";
+import { addressToBytes32, orderIdentifier, type StandardOrder } from "@hub/chain";
 import { type Hex, hashTypedData } from "viem";
-import type { OifQuoteResponse } from "../../upstream/oif-quote-response.js";
 import { decodeInteropAddress } from "../../upstream/interop-address.js";
-import { EIP3009_WIRE_TYPES, typesAreExactly } from "./expected-typed-data-types.js";
+import type { OifQuoteResponse } from "../../upstream/oif-quote-response.js";
 import { QuoteRejection } from "../quote-rejection.js";
 import type { QuoteRoute } from "../resolve-quote-route.js";
-import { type SignTypedData, type VettedOrder, hashReceivedTypedData } from "./vet-permit2-order.js";
+import { EIP3009_WIRE_TYPES, typesAreExactly } from "./expected-typed-data-types.js";
 import {
   readAddress,
   readArray,
@@ -14,6 +13,7 @@ import {
   readUint,
   requireKeys,
 } from "./typed-data-values.js";
+import { hashReceivedTypedData, type SignTypedData, type VettedOrder } from "./vet-permit2-order.js";
 
 /** A vetted EIP-3009 order also carries its on-chain id, recomputed by us. */
 export interface VettedEip3009Order extends VettedOrder {

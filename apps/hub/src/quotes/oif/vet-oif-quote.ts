@@ -2,7 +2,7 @@ import type { StandardOrder } from "@hub/chain";
 import type { Hex } from "viem";
 import { isOifProduct, laneTable, type OifLane } from "../../lanes/lane-table.js";
 import { oifQuoteResponseSchema } from "../../upstream/oif-quote-response.js";
-import { type QuoteRejectionReason, QuoteRejection } from "../quote-rejection.js";
+import { QuoteRejection, type QuoteRejectionReason } from "../quote-rejection.js";
 import type { QuoteRoute } from "../resolve-quote-route.js";
 import { checkStandardOrder } from "./check-standard-order.js";
 import { vetEip3009Order } from "./vet-eip3009-order.js";

@@ -1,9 +1,9 @@
 import type { MandateOutput, StandardOrder } from "@hub/chain";
 import { type Hex, hashTypedData } from "viem";
 import type { OifQuoteResponse } from "../../upstream/oif-quote-response.js";
-import { PERMIT2_WIRE_TYPES, typesAreExactly } from "./expected-typed-data-types.js";
 import { QuoteRejection } from "../quote-rejection.js";
 import type { QuoteRoute } from "../resolve-quote-route.js";
+import { PERMIT2_WIRE_TYPES, typesAreExactly } from "./expected-typed-data-types.js";
 import {
   readAddress,
   readArray,

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { SqlExecutor } from "@hub/store";
-import { firstUpstreamView } from "../src/submissions/first-upstream-view.js";
+import { firstUpstreamView } from "../../src/submissions/first-upstream-view.js";
 
 /** One acked openFor order written straight into the database, as an ack leaves it. */
 export interface SeededOrder {

@@ -1,4 +1,4 @@
-import type { SqlClient } from "@hub/store";
+import type { SqlExecutor } from "@hub/store";
 
 /** One issued quote as the quotes table holds it. */
 export interface StoredQuote {
@@ -107,8 +107,7 @@ function params(quote: NewQuote) {
 const INSERT = `INSERT INTO quotes (${COLUMNS})
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13::timestamptz, $14::timestamptz, $15::timestamptz)`;
 
-export function createQuoteStore(deps: { sql: SqlClient }): QuoteStore {
-  const { sql } = deps;
+export function createQuoteStore(sql: SqlExecutor): QuoteStore {
   async function findPrepared(orgId: string, subject: string, preparationId: string) {
     const rows = await sql.query<QuoteRow>(
       `SELECT ${COLUMNS} FROM quotes WHERE org_id = $1 AND subject = $2 AND preparation_id = $3`,
