@@ -104,26 +104,24 @@ export function createDispatcher(deps: {
       }
     }
 
-    const organization = header(call, hubHeaders.organization);
-    const input = {
-      requestId,
-      params,
-      body: bodyValue,
-      query: queryValue,
-      subject,
-      organization,
-      signal: call.signal,
-      resolved: undefined as unknown,
-    };
-    if (operation.resolve) input.resolved = await operation.resolve(input);
+    const input = { requestId, params, body: bodyValue, query: queryValue, signal: call.signal };
+    const resolved = operation.resolve ? await operation.resolve(input) : undefined;
 
+    const organization = header(call, hubHeaders.organization);
     if (route.bucket) {
       if (!organization) throw new Error("the gateway sent no X-Service-Org on a charged route");
       await organizationLimiter.charge(route.bucket, organization);
     }
+    // An uncharged route called without X-Service-Org reads as an organization that owns nothing.
+    const caller =
+      route.access === "public"
+        ? undefined
+        : subject === undefined
+          ? { organization: organization ?? "" }
+          : { organization: organization ?? "", subject };
 
     call.signal?.throwIfAborted();
-    return operation.handle(input);
+    return operation.handle({ ...input, caller, resolved });
   }
 
   function refusal(

@@ -8,6 +8,6 @@ export function registerCreateOrder(router: OperationRouter, services: HubServic
   router.add({
     operationId,
     body: orderCreateRequestBody,
-    handle: ({ body, organization, subject }) => services.orders.createOrder(body, { organization, subject }),
+    handle: ({ body, caller }) => services.orders.createOrder(body, caller),
   });
 }

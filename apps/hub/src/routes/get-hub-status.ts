@@ -6,7 +6,6 @@ export const operationId = "getHubStatus";
 export function registerGetHubStatus(router: OperationRouter, services: HubServices): void {
   router.add({
     operationId,
-    handle: ({ params, organization }) =>
-      services.orderStatus.getHubStatus(params.orderId as string, organization ?? ""),
+    handle: ({ params, caller }) => services.orderStatus.getHubStatus(params.orderId, caller.organization),
   });
 }

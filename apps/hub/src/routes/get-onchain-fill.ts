@@ -6,6 +6,6 @@ export const operationId = "getOnchainFill";
 export function registerGetOnchainFill(router: OperationRouter, services: HubServices): void {
   router.add({
     operationId,
-    handle: ({ params }) => services.onchain.getFill(params.orderId as string),
+    handle: ({ params }) => services.onchain.getFill(params.orderId),
   });
 }

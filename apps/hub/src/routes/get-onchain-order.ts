@@ -6,6 +6,6 @@ export const operationId = "getOnchainOrder";
 export function registerGetOnchainOrder(router: OperationRouter, services: HubServices): void {
   router.add({
     operationId,
-    handle: ({ params }) => services.onchain.getOrder(params.orderId as string),
+    handle: ({ params }) => services.onchain.getOrder(params.orderId),
   });
 }

@@ -8,6 +8,6 @@ export function registerGetOnchainRefund(router: OperationRouter, services: HubS
   router.add({
     operationId,
     query: getOnchainRefundQuery,
-    handle: ({ params, query }) => services.onchain.getRefund(params.orderId as string, query.chainDomain),
+    handle: ({ params, query }) => services.onchain.getRefund(params.orderId, query.chainDomain),
   });
 }

@@ -6,7 +6,6 @@ export const operationId = "getOrderByTransaction";
 export function registerGetOrderByTransaction(router: OperationRouter, services: HubServices): void {
   router.add({
     operationId,
-    handle: ({ params }) =>
-      services.onchain.getOrderByTransaction(params.chainDomain as string, params.txHash as string),
+    handle: ({ params }) => services.onchain.getOrderByTransaction(params.chainDomain, params.txHash),
   });
 }

@@ -6,7 +6,6 @@ export const operationId = "getOrderStatus";
 export function registerGetOrderStatus(router: OperationRouter, services: HubServices): void {
   router.add({
     operationId,
-    handle: ({ params, organization, subject }) =>
-      services.orderStatus.getOrderStatus(params.orderId as string, organization ?? "", subject as string),
+    handle: ({ params, caller }) => services.orderStatus.getOrderStatus(params.orderId, caller),
   });
 }

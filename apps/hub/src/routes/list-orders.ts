@@ -8,10 +8,8 @@ export function registerListOrders(router: OperationRouter, services: HubService
   router.add({
     operationId,
     query: listOrdersQuery,
-    handle: ({ query, organization, subject }) =>
-      services.orderStatus.listOrders({
-        organization: organization ?? "",
-        subject: subject as string,
+    handle: ({ query, caller }) =>
+      services.orderStatus.listOrders(caller, {
         ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
         limit: query.limit,
       }),

@@ -11,7 +11,6 @@ export function registerPreviewQuote(router: OperationRouter, services: HubServi
     body: quoteRequestBody,
     // An asset route the catalog cannot serve is refused before the charge (spec common rule 5).
     resolve: ({ body }) => resolveQuoteRoute(services.catalog.catalog, body),
-    handle: ({ body, resolved, organization, subject, signal }) =>
-      services.quotes.preview(body, resolved, { organization: organization!, subject: subject! }, signal),
+    handle: ({ body, resolved, caller, signal }) => services.quotes.preview(body, resolved, caller, signal),
   });
 }

@@ -8,7 +8,6 @@ export function registerSubmitOpenForOrder(router: OperationRouter, services: Hu
   router.add({
     operationId,
     body: openForRequestBody,
-    handle: ({ body, organization, subject, signal }) =>
-      services.orders.submitOpenFor(body, { organization, subject }, signal),
+    handle: ({ body, caller, signal }) => services.orders.submitOpenFor(body, caller, signal),
   });
 }

@@ -22,13 +22,8 @@ import {
   settleForward,
 } from "../submissions/reservation-rules.js";
 import type { SubmitOrderOutcome } from "../upstream/oif-aggregator-client.js";
+import type { Caller } from "./caller.js";
 import type { Clock } from "./clock.js";
-
-/** Who asks: the organization the gateway set and the subject header. */
-export interface Caller {
-  organization: string | undefined;
-  subject: string | undefined;
-}
 
 export interface OrderService {
   submitOpenFor(

@@ -2,18 +2,19 @@ import { HubError, type HubOrderStatus, type OrdersList, type UpstreamOrderStatu
 import type { SqlClient } from "@hub/store";
 import type { Logger } from "pino";
 import { createHubStatusReader, type HubStatusReader } from "../open-flow/create-hub-status-reader.js";
-import { type ListOrdersRequest, listOrdersPage } from "../order-status/list-orders-page.js";
+import { listOrdersPage } from "../order-status/list-orders-page.js";
 import { createOrderStatusReader, type OrderStatusReader } from "../order-status/read-order-status.js";
 import { createChainFactsStore } from "../store/chain-facts-store.js";
 import { createFollowedOrderStore } from "../store/followed-order-store.js";
 import type { OifAggregatorClient } from "../upstream/oif-aggregator-client.js";
+import type { Caller } from "./caller.js";
 import type { Clock } from "./clock.js";
 
 export interface OrderStatusService {
-  getOrderStatus(orderId: string, organization: string, subject: string): Promise<UpstreamOrderStatus>;
+  getOrderStatus(orderId: string, caller: Caller): Promise<UpstreamOrderStatus>;
   /** GET /status/{orderId}: an open-flow registration of the organization. */
   getHubStatus(orderId: string, organization: string): Promise<HubOrderStatus>;
-  listOrders(request: ListOrdersRequest): Promise<OrdersList>;
+  listOrders(caller: Caller, page: { cursor?: string; limit: number }): Promise<OrdersList>;
   /** Upstream order reads the status view started (the status benchmark counts them). */
   readonly upstreamReads: number;
 }
@@ -57,17 +58,17 @@ export function createOrderStatusService(deps: OrderStatusServiceDeps): OrderSta
       capacity: deps.statusProjectionCapacity,
     });
   return {
-    async getOrderStatus(orderId, organization, subject) {
+    async getOrderStatus(orderId, caller) {
       if (!reader) throw notFound();
-      return reader.read(orderId, organization, subject);
+      return reader.read(orderId, caller.organization, caller.subject);
     },
     async getHubStatus(orderId, organization) {
       if (!hubStatus) throw notFound();
       return hubStatus.read(orderId, organization);
     },
-    async listOrders(request) {
-      if (!stores) return { subject: request.subject, orders: [], nextCursor: null };
-      return listOrdersPage(stores, request);
+    async listOrders(caller, page) {
+      if (!stores) return { subject: caller.subject, orders: [], nextCursor: null };
+      return listOrdersPage(stores, { ...page, organization: caller.organization, subject: caller.subject });
     },
     get upstreamReads() {
       return reader?.upstreamReads ?? 0;

@@ -15,14 +15,9 @@ import { createQuoteRound, noQuoteProvider } from "../quotes/quote-round.js";
 import { quoteTerms } from "../quotes/quote-terms.js";
 import type { QuoteRoute } from "../quotes/resolve-quote-route.js";
 import type { NewQuote, QuoteStore, StoredQuote } from "../store/quote-store.js";
+import type { Caller } from "./caller.js";
 import type { Clock } from "./clock.js";
 import type { QuoteAdmission } from "./quote-admission.js";
-
-/** Who asked: the organization the gateway set and the subject the caller sent. */
-export interface QuoteCaller {
-  organization: string;
-  subject: string;
-}
 
 /** Each call takes the request's route as the quote route resolved it before the charge. */
 export interface QuoteService {
@@ -30,21 +25,21 @@ export interface QuoteService {
   quote(
     request: QuoteRequest,
     route: QuoteRoute,
-    caller: QuoteCaller,
+    caller: Caller,
     signal: AbortSignal | undefined,
   ): Promise<QuoteWinner>;
   /** POST /quote/preview: indicative offers of every provider, best first; nothing stored. */
   preview(
     request: QuoteRequest,
     route: QuoteRoute,
-    caller: QuoteCaller,
+    caller: Caller,
     signal: AbortSignal | undefined,
   ): Promise<QuotePreview>;
   /** POST /quote/prepare: the chosen provider's winner under the client's preparationId. */
   prepare(
     request: PrepareQuoteRequest,
     route: QuoteRoute,
-    caller: QuoteCaller,
+    caller: Caller,
     signal: AbortSignal | undefined,
   ): Promise<PreparedQuote>;
 }
@@ -77,7 +72,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
 
   function record(
     winner: QuoteCandidate,
-    caller: QuoteCaller,
+    caller: Caller,
     fingerprint: string,
     preparationId: string | null,
   ): { row: NewQuote; disclosed: QuoteWinner } {
