@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { type Clock, systemClock } from "@hub/clock";
 import type { Catalog, HubAnswer, HubCall } from "@hub/contract";
 import type { Counters } from "@hub/counters";
 import type { SqlClient } from "@hub/store";
@@ -18,7 +19,6 @@ import { createQuoteMetrics } from "./quotes/quote-metrics.js";
 import { createReconciler, type ReconcilerChainConfig } from "./reconciler/create-reconciler.js";
 import { registerHubRoutes } from "./routes/hub-routes.js";
 import { createCatalogService } from "./services/catalog-service.js";
-import { type Clock, systemClock } from "./services/clock.js";
 import { createGatewayCredentialCheck } from "./services/gateway-credential.js";
 import { createOnchainService } from "./services/onchain-service.js";
 import { createOrderService } from "./services/order-service.js";
@@ -111,7 +111,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       ? createReconciler({
           sql: deps.sql,
           chains: deps.reconciler.chains,
-          clock: { now: () => new Date(clock.now()) },
+          clock,
           logger: logger.child({ component: "reconciler" }),
           ...(deps.reconciler.confirmations === undefined
             ? {}

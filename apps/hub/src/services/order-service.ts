@@ -1,3 +1,4 @@
+import type { Clock } from "@hub/clock";
 import {
   canonicalSha256,
   HubError,
@@ -22,7 +23,6 @@ import {
   settleForward,
 } from "../submissions/reservation-rules.js";
 import type { SubmitOrderOutcome } from "../upstream/oif-aggregator-client.js";
-import type { Clock } from "./clock.js";
 
 /** Who asks: the organization the gateway set and the subject header. */
 export interface Caller {

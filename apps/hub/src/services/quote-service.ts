@@ -1,3 +1,4 @@
+import type { Clock } from "@hub/clock";
 import {
   canonicalSha256,
   HubError,
@@ -15,7 +16,6 @@ import { createQuoteRound, noQuoteProvider } from "../quotes/quote-round.js";
 import { quoteTerms } from "../quotes/quote-terms.js";
 import type { QuoteRoute } from "../quotes/resolve-quote-route.js";
 import type { NewQuote, QuoteStore, StoredQuote } from "../store/quote-store.js";
-import type { Clock } from "./clock.js";
 import type { QuoteAdmission } from "./quote-admission.js";
 
 /** Who asked: the organization the gateway set and the subject the caller sent. */
