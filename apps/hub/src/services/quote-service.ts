@@ -10,13 +10,13 @@ import {
   type QuoteWinner,
 } from "@hub/contract";
 import type { Logger } from "pino";
+import type { QuoteAdmission } from "../limits/quote-admission.js";
 import type { CandidateSource, QuoteCandidate } from "../quotes/quote-candidate.js";
 import type { QuoteMetrics } from "../quotes/quote-metrics.js";
 import { createQuoteRound, noQuoteProvider } from "../quotes/quote-round.js";
 import { quoteTerms } from "../quotes/quote-terms.js";
 import type { QuoteRoute } from "../quotes/resolve-quote-route.js";
 import type { NewQuote, QuoteStore, StoredQuote } from "../store/quote-store.js";
-import type { QuoteAdmission } from "./quote-admission.js";
 
 /** Who asked: the organization the gateway set and the subject the caller sent. */
 export interface QuoteCaller {
