@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { DevnetManifest } from "@hub/chain";
+import { type Clock, createAdjustableClock, systemClock } from "@hub/clock";
 import type { Catalog } from "@hub/contract";
 import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { Logger } from "pino";
 import { createAggregator } from "./aggregator/aggregator.js";
-import { type Clock, createAdjustableClock, createSystemClock } from "./aggregator/clock.js";
 import { registerAggregatorRoutes } from "./aggregator/register-aggregator-routes.js";
 import { buildCatalog, startDevnetChains } from "./chains/index.js";
 import { type Committee, createCommittee } from "./committee/create-committee.js";
@@ -73,7 +73,7 @@ export interface Devnet {
 export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
   const { logger } = config;
   // One off-chain clock for every service, so that moving it (POST /control/clock/advance) expires quotes everywhere.
-  const clock = createAdjustableClock(config.clock ?? createSystemClock());
+  const clock = createAdjustableClock(config.clock ?? systemClock);
   const defaultCommitteeDelayMs = config.committeeDelayMs ?? 2000;
   const feeBps = config.bridgeFeeBps ?? 10;
   const pollIntervalMs = config.pollIntervalMs ?? 100;

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import type { AddressInfo } from "node:net";
 import type { DevnetAccount, DevnetChain, DevnetManifest } from "@hub/chain";
+import { systemClock } from "@hub/clock";
 import Fastify, { type FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { request } from "undici";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { createAggregator } from "../src/aggregator/aggregator.js";
-import { createSystemClock } from "../src/aggregator/clock.js";
 import { encodeInteropAddress } from "../src/aggregator/interop-address.js";
 import type { OrderResponse } from "../src/aggregator/oif-order.js";
 import type { QuoteResponse, QuotesResponse } from "../src/aggregator/oif-quote.js";
@@ -44,7 +44,7 @@ export async function startAggregatorDevnet(): Promise<AggregatorDevnet> {
   };
   try {
     const { manifest } = chains;
-    const clock = createSystemClock();
+    const clock = systemClock;
     const clients = createChainClients(manifest);
     const committee = createCommittee(
       { manifest, delayMs: 100, pollIntervalMs: 100 },

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import type { Clock } from "@hub/clock";
 import Fastify, { type FastifyInstance } from "fastify";
 import { createAggregator } from "../src/aggregator/aggregator.js";
-import type { Clock } from "../src/aggregator/clock.js";
 import { computeIntegrityChecksum, verifyIntegrityChecksum } from "../src/aggregator/integrity-checksum.js";
 import { decodeInteropAddress, encodeInteropAddress } from "../src/aggregator/interop-address.js";
 import type { QuoteResponse } from "../src/aggregator/oif-quote.js";
@@ -10,7 +10,7 @@ import { registerAggregatorRoutes } from "../src/aggregator/register-aggregator-
 
 const secret = "unit-secret";
 const nowMs = 1_800_000_000_000;
-const clock: Clock = { nowMs: () => nowMs };
+const clock: Clock = { now: () => nowMs };
 // Nothing listens on port 1: every call to these solvers is refused at connect.
 const deadSolver = "http://127.0.0.1:1/api/v1";
 

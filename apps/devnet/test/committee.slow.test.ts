@@ -10,10 +10,10 @@ import {
   outputSettlerAbi,
   type StandardOrder,
 } from "@hub/chain";
+import { systemClock } from "@hub/clock";
 import { pollUntil } from "@hub/test-support";
 import { pino } from "pino";
 import { toFunctionSelector } from "viem";
-import { createSystemClock } from "../src/aggregator/clock.js";
 import { createCommittee, type ObservedFill } from "../src/committee/create-committee.js";
 import { approve, balanceOf, mined, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
 
@@ -319,7 +319,7 @@ describe("attestation committee", () => {
     assert.ok(proven.length >= 3, "the earlier tests left proven fills");
     const restarted = createCommittee(
       { manifest: devnet.manifest, delayMs: 0, pollIntervalMs: 25 },
-      { clients: devnet.clients, clock: createSystemClock(), logger: pino({ level: "silent" }) },
+      { clients: devnet.clients, clock: systemClock, logger: pino({ level: "silent" }) },
     );
     restarted.start();
     try {

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { DevnetManifest } from "@hub/chain";
+import type { Clock } from "@hub/clock";
 import Fastify, { type FastifyInstance } from "fastify";
 import { pino } from "pino";
-import type { Clock } from "../src/aggregator/clock.js";
 import { buildCatalog } from "../src/chains/build-catalog.js";
 import { devnetContractAddresses } from "../src/chains/deploy-devnet-chain.js";
 import { devnetAccounts } from "../src/chains/devnet-accounts.js";
@@ -39,7 +39,7 @@ describe("external aggregator quote kinds", () => {
   const [chainA, chainB] = manifest.chains;
   const user = manifest.users[0]!.address;
   const nowMs = Date.parse("2026-11-24T12:00:00.000Z");
-  const clock: Clock = { nowMs: () => nowMs };
+  const clock: Clock = { now: () => nowMs };
   let app: FastifyInstance;
 
   const key = (chain: typeof chainA, name: "usdc" | "token" | "wrappedNative" | "undeclaredToken") =>

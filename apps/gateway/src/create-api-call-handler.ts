@@ -1,5 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
+import type { Clock } from "@hub/clock";
 import {
   API_PREFIX,
   type ErrorCode,
@@ -61,7 +62,7 @@ export interface ApiCallHandlerDeps {
   readonly transport: HubTransport;
   readonly metrics: GatewayMetrics;
   readonly logger: Logger;
-  readonly clock: () => number;
+  readonly clock: Clock;
 }
 
 /** Answers one /v1 call on Node's own request and response; the request id is the gateway's. */
@@ -252,7 +253,7 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     const ip = call.ip;
     const lockout = await counters.peek(lockoutKey(ip), config.lockoutWindowMs);
     if (lockout.count >= config.lockoutFailures) {
-      return refuse(response, call, "EPX0081", { retryAfterMs: lockout.windowEndMs - clock() });
+      return refuse(response, call, "EPX0081", { retryAfterMs: lockout.windowEndMs - clock.now() });
     }
 
     let matched: ReturnType<typeof matchRoute>;

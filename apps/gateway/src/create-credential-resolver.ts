@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from "@hub/clock";
 import { hashApiKey } from "@hub/contract";
 import type { Logger } from "pino";
 
@@ -56,9 +57,9 @@ type ProjectRow = { projectId: string; orgId: string; allowedOrigins: ReadonlySe
 
 export function createCredentialResolver(
   config: CredentialResolverConfig,
-  deps: { store: AccessLookup; logger: Logger; clock?: () => number },
+  deps: { store: AccessLookup; logger: Logger; clock?: Clock },
 ): CredentialResolver {
-  const now = deps.clock ?? Date.now;
+  const clock = deps.clock ?? systemClock;
   const cacheMs = Math.min(config.cacheMs ?? 1_000, 1_000);
   const maxEntries = config.maxCachedEntries ?? 50_000;
   const keys = new Map<string, Cached<KeyRow>>();
@@ -67,7 +68,7 @@ export function createCredentialResolver(
 
   // Concurrent lookups of one credential share one store query; a failed query is not cached.
   function cached<T>(cache: Map<string, Cached<T>>, id: string, load: () => Promise<T>): Promise<T> {
-    const nowMs = now();
+    const nowMs = clock.now();
     const hit = cache.get(id);
     if (hit && hit.expiresAtMs > nowMs) return hit.lookup;
     if (hit) cache.delete(id);
@@ -90,7 +91,7 @@ export function createCredentialResolver(
     const batch = usedKeyIds;
     usedKeyIds = new Set();
     try {
-      await deps.store.markKeysUsed([...batch], new Date(now()));
+      await deps.store.markKeysUsed([...batch], new Date(clock.now()));
     } catch (error) {
       deps.logger.warn(
         { err: error, keys: batch.size },
@@ -107,7 +108,7 @@ export function createCredentialResolver(
     async checkKey(key) {
       const keyHash = hashApiKey(key);
       const row = await cached(keys, keyHash, () => deps.store.findKeyByHash(keyHash));
-      const nowMs = now();
+      const nowMs = clock.now();
       if (!row || row.revokedAt !== null || (row.expiresAt !== null && row.expiresAt.getTime() <= nowMs)) {
         return { ok: false, code: "EPX0002" };
       }

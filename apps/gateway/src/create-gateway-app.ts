@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { type Clock, systemClock } from "@hub/clock";
 import {
   API_PREFIX,
   type ErrorCode,
@@ -31,7 +32,7 @@ export interface GatewayAppDeps {
   readonly logger: Logger;
   /** Registry /metrics serves; a fresh one when absent. */
   readonly metrics?: Registry;
-  readonly clock?: () => number;
+  readonly clock?: Clock;
 }
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
@@ -85,7 +86,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
     transport: deps.transport,
     metrics: createGatewayMetrics(registry),
     logger: deps.logger,
-    clock: deps.clock ?? Date.now,
+    clock: deps.clock ?? systemClock,
   });
   const requestTimeoutMs =
     Math.max(config.quoteTimeoutMs, config.timeoutMs, config.bodyReadTimeoutMs) + 5_000;

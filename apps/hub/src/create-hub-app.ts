@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { type Clock, systemClock } from "@hub/clock";
 import type { Catalog, HubAnswer, HubCall } from "@hub/contract";
 import type { Counters } from "@hub/counters";
 import type { SqlClient } from "@hub/store";
@@ -8,8 +9,12 @@ import type { Logger } from "pino";
 import { type HubConfig, type HubConfigInput, parseHubConfig } from "./config.js";
 import { createDispatcher } from "./http/dispatcher.js";
 import { answerUnparsableRequest, mountOnFastify, sendAnswer } from "./http/fastify-transport.js";
+import { createGatewayCredentialCheck } from "./http/gateway-credential-check.js";
 import { createHubMetrics } from "./http/hub-metrics.js";
 import { createOperationRouter } from "./http/operation.js";
+import { createOrganizationRateLimiter } from "./limits/organization-rate-limiter.js";
+import { createQuoteAdmission } from "./limits/quote-admission.js";
+import { createSourceRateLimiter } from "./limits/source-rate-limiter.js";
 import { createExternalQuoteSource } from "./quotes/external/external-quote-source.js";
 import { createOifQuoteSource } from "./quotes/oif/oif-quote-source.js";
 import { createProxyQuoteSource } from "./quotes/proxy/proxy-quote-source.js";
@@ -18,15 +23,10 @@ import { createQuoteMetrics } from "./quotes/quote-metrics.js";
 import { createReconciler, type ReconcilerChainConfig } from "./reconciler/create-reconciler.js";
 import { registerHubRoutes } from "./routes/hub-routes.js";
 import { createCatalogService } from "./services/catalog-service.js";
-import { type Clock, systemClock } from "./services/clock.js";
-import { createGatewayCredentialCheck } from "./services/gateway-credential.js";
 import { createOnchainService } from "./services/onchain-service.js";
 import { createOrderService } from "./services/order-service.js";
 import { createOrderStatusService } from "./services/order-status-service.js";
-import { createOrganizationRateLimiter } from "./services/organization-rate-limiter.js";
-import { createQuoteAdmission } from "./services/quote-admission.js";
 import { createQuoteService } from "./services/quote-service.js";
-import { createSourceRateLimiter } from "./services/source-rate-limiter.js";
 import { createChainFactsStore } from "./store/chain-facts-store.js";
 import { createOpenFlowStore } from "./store/open-flow-store.js";
 import { createQuoteStore } from "./store/quote-store.js";
@@ -111,7 +111,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       ? createReconciler({
           sql: deps.sql,
           chains: deps.reconciler.chains,
-          clock: { now: () => new Date(clock.now()) },
+          clock,
           logger: logger.child({ component: "reconciler" }),
           ...(deps.reconciler.confirmations === undefined
             ? {}

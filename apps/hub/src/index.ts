@@ -3,7 +3,6 @@ export { createHubApp, type HubApp, type HubAppDeps, type HubReconcilerOptions }
 export { catalogConsistencyProblems, loadCatalog } from "./load-catalog.js";
 export type { ReconcilerChainConfig } from "./reconciler/create-reconciler.js";
 export { reconcilerChainsFromManifest } from "./reconciler/reconciler-chains-from-manifest.js";
-export type { Clock } from "./services/clock.js";
 export { type ChainFactsStore, createChainFactsStore } from "./store/chain-facts-store.js";
 export { createReservationBook } from "./submissions/create-reservation-book.js";
 export {

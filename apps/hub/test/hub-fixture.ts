@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type AdjustableClock, createAdjustableClock } from "@hub/clock";
 import {
   API_PREFIX,
   type Catalog,
@@ -57,14 +58,8 @@ export function testCatalog(): Catalog {
 }
 
 /** A clock the test moves by hand. */
-export function manualClock(startMs = 1_800_000_000_000) {
-  let nowMs = startMs;
-  return {
-    now: () => nowMs,
-    advance(ms: number) {
-      nowMs += ms;
-    },
-  };
+export function manualClock(startMs = 1_800_000_000_000): AdjustableClock {
+  return createAdjustableClock({ now: () => startMs });
 }
 
 /**
@@ -103,7 +98,7 @@ export function startTestHub(
   );
   const hub = createTestHubApp({
     config,
-    counters: createMemoryCounters({}, { clock: clock.now }),
+    counters: createMemoryCounters({}, { clock }),
     logger,
     clock,
     ...(options.openapiPath === undefined ? {} : { openapiPath: options.openapiPath }),

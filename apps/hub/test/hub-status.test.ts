@@ -151,7 +151,7 @@ before(async () => {
   hub = createHubApp({
     config: { gatewayCredential: GATEWAY_SECRET },
     catalog: testCatalog(),
-    counters: createMemoryCounters({}, { clock: clock.now }),
+    counters: createMemoryCounters({}, { clock }),
     logger: pino({ level: "silent" }),
     clock,
     replicaId: "r1",

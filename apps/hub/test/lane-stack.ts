@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Clock } from "@hub/clock";
 import type { CatalogChain, Envelope, ErrorCode } from "@hub/contract";
 import { type ChainClients, createChainClients, createDevnet, type Devnet } from "@hub/devnet-app";
 import { createTestDatabases, type TestDatabase } from "@hub/store";
@@ -20,9 +21,8 @@ export interface LaneAnswer {
 }
 
 /** A wall clock moved forward by `skewMs`, so a test ages quotes without waiting. */
-export interface SkewedClock {
+export interface SkewedClock extends Clock {
   skewMs: number;
-  now(): number;
 }
 
 function skewedClock(): SkewedClock {

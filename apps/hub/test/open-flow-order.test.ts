@@ -28,7 +28,7 @@ function startHub(config: Partial<HubConfigInput> = {}, sql: SqlClient = db.sql)
   const started = createHubApp({
     config: { gatewayCredential: GATEWAY_SECRET, ...config },
     catalog: testCatalog(),
-    counters: createMemoryCounters({}, { clock: clock.now }),
+    counters: createMemoryCounters({}, { clock }),
     logger: pino({ level: "silent" }),
     clock,
     replicaId: "r1",

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { systemClock } from "@hub/clock";
 import {
   type OnchainFill,
   type OnchainRefund,
@@ -42,7 +43,7 @@ describe("status views on the devnet, through the gateway", () => {
     reconciler = createReconciler({
       sql: stack.db.sql,
       chains: reconcilerChainsFromManifest(devnet.manifest),
-      clock: { now: () => new Date() },
+      clock: systemClock,
       logger: pino({ level: "silent" }),
       pollIntervalMs: 200,
     });

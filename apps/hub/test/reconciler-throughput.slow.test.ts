@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type RunningAnvil, startAnvil } from "@hub/chain";
+import { systemClock } from "@hub/clock";
 import { createTestDatabases } from "@hub/store";
 import { pino } from "pino";
 import { createReconciler } from "../src/reconciler/index.js";
@@ -41,7 +42,7 @@ for (const { driver, skip } of databases.drivers) {
               startBlock: 0,
             },
           ],
-          clock: { now: () => new Date() },
+          clock: systemClock,
           logger: pino({ level: "silent" }),
           maxBlockRange,
         });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { systemClock } from "@hub/clock";
 import { createTestDatabases, type SqlClient, type TestDatabase } from "@hub/store";
 import { pollUntil } from "@hub/test-support";
 import { pino } from "pino";
@@ -20,7 +21,6 @@ import { countFacts, deleteAllWatermarks } from "./store/chain-facts-rows.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 const logger = pino({ level: "silent" });
-const clock = { now: () => new Date() };
 
 let devnet: OrderDevnet;
 before(async () => {
@@ -82,7 +82,7 @@ for (const { driver, skip } of databases.drivers) {
       const created = createReconciler({
         sql: db.sql,
         chains: devnet.reconcilerChains(),
-        clock,
+        clock: systemClock,
         logger,
         confirmations: 0,
         leaseName: `reconciler-${driver}`,
@@ -196,7 +196,7 @@ for (const { driver, skip } of databases.drivers) {
         const dying = createReconciler({
           sql: fresh.sql,
           chains: devnet.reconcilerChains(),
-          clock,
+          clock: systemClock,
           logger,
           leaseName,
           instanceId: "dying",
@@ -221,7 +221,7 @@ for (const { driver, skip } of databases.drivers) {
         const successor = createReconciler({
           sql: fresh.sql,
           chains: devnet.reconcilerChains(),
-          clock,
+          clock: systemClock,
           logger,
           leaseName,
           instanceId: "successor",
@@ -309,7 +309,7 @@ for (const { driver, skip } of databases.drivers) {
         const restarted = createReconciler({
           sql: fresh.sql,
           chains: devnet.reconcilerChains(),
-          clock,
+          clock: systemClock,
           logger,
           leaseName,
           leaseTtlMs: 1000,
@@ -339,7 +339,7 @@ for (const { driver, skip } of databases.drivers) {
       const r = createReconciler({
         sql: fresh.sql,
         chains: devnet.reconcilerChains(),
-        clock,
+        clock: systemClock,
         logger,
         leaseName: "confirmations",
         confirmations: 2,
@@ -368,7 +368,7 @@ for (const { driver, skip } of databases.drivers) {
       const r = createReconciler({
         sql: fresh.sql,
         chains: devnet.reconcilerChains(),
-        clock,
+        clock: systemClock,
         logger,
         leaseName: "reorg",
       });

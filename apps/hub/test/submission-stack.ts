@@ -91,7 +91,7 @@ export async function startSubmissionStack(
     admin: createAdmin({
       store: createAccessStore(db.sql),
       reservations: createReservationBook(db.sql),
-      now: () => new Date(clock.now()),
+      clock,
     }),
     clock,
     origin,

@@ -1,3 +1,4 @@
+import type { Clock } from "@hub/clock";
 import {
   apiKeyDisplayPrefix,
   generateApiKey,
@@ -90,7 +91,7 @@ export interface AccessAdmin {
 
 export interface AccessAdminDeps {
   store: AccessStore;
-  now: () => Date;
+  clock: Clock;
 }
 
 const DEVELOPMENT_ORGANIZATION_NAME = "Development";
@@ -124,7 +125,8 @@ const projectNotFound = (projectId: string) =>
 
 /** Organizations, their project and keys: every rule behind the CLI and the dashboard. */
 export function createAccessAdmin(deps: AccessAdminDeps): AccessAdmin {
-  const { store, now } = deps;
+  const { store, clock } = deps;
+  const now = () => new Date(clock.now());
 
   const keyOut = (record: ApiKeyRecord): ApiKeyInfo => ({
     keyId: record.keyId,

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from "@hub/clock";
 import type { AccessStore } from "@hub/store";
 import { type AccessAdmin, createAccessAdmin } from "./access-admin.js";
 import { createReservationAdmin, type ReservationAdmin } from "./reservation-admin.js";
@@ -10,7 +11,7 @@ export interface AdminDeps {
   store: AccessStore;
   /** The hub's reservations; without it the reservation verbs fail. */
   reservations?: ReservationBook;
-  now?: () => Date;
+  clock?: Clock;
 }
 
 const noReservations = async (): Promise<never> => {
@@ -19,9 +20,9 @@ const noReservations = async (): Promise<never> => {
 
 /** The one place that decides the admin rules; the CLI and the dashboard call it. */
 export function createAdmin(deps: AdminDeps): Admin {
-  const now = deps.now ?? (() => new Date());
+  const clock = deps.clock ?? systemClock;
   const reservations: ReservationAdmin = deps.reservations
-    ? createReservationAdmin({ book: deps.reservations, now })
+    ? createReservationAdmin({ book: deps.reservations, clock })
     : { listReservations: noReservations, reconcileReservation: noReservations };
-  return { ...createAccessAdmin({ store: deps.store, now }), ...reservations };
+  return { ...createAccessAdmin({ store: deps.store, clock }), ...reservations };
 }

@@ -1,3 +1,4 @@
+import type { Clock } from "@hub/clock";
 import { adminLimits } from "./admin-limits.js";
 import { AdminRefusal } from "./admin-refusal.js";
 import type {
@@ -83,7 +84,7 @@ const notFound = (hubOrderId: string) =>
   new AdminRefusal("reservation-not-found", `no reservation ${hubOrderId}`);
 
 /** The reservation rules of `hub admin reservations` and the dashboard, on the hub's reservation book. */
-export function createReservationAdmin(deps: { book: ReservationBook; now: () => Date }): ReservationAdmin {
+export function createReservationAdmin(deps: { book: ReservationBook; clock: Clock }): ReservationAdmin {
   const { book } = deps;
   return {
     async listReservations({ state, orgId, limit }) {
@@ -101,7 +102,7 @@ export function createReservationAdmin(deps: { book: ReservationBook; now: () =>
       if (reservation.state !== "forwarding" && reservation.state !== "unknown")
         throw notPending(reservation);
       const recomputed = await book.recomputedOnchainOrderId(reservation.quoteId);
-      const at = deps.now();
+      const at = new Date(deps.clock.now());
 
       if (opened) {
         if (!ONCHAIN_ID.test(opened.onchainOrderId)) {

@@ -18,7 +18,7 @@ for (const { driver, skip } of databases.drivers) {
     let clock = new Date("2026-03-01T00:00:00.000Z");
     before(async () => {
       db = await databases.open(driver);
-      admin = createAdmin({ store: createAccessStore(db.sql), now: () => clock });
+      admin = createAdmin({ store: createAccessStore(db.sql), clock: { now: () => clock.getTime() } });
     });
     after(() => db?.dispose());
 
@@ -138,7 +138,10 @@ for (const { driver, skip } of databases.drivers) {
     test("development access keeps its organization, project and still-valid key across restarts", async () => {
       const fresh = await databases.open(driver);
       try {
-        const service = createAdmin({ store: createAccessStore(fresh.sql), now: () => clock });
+        const service = createAdmin({
+          store: createAccessStore(fresh.sql),
+          clock: { now: () => clock.getTime() },
+        });
         const first = await service.ensureDevelopmentAccess({ allowedOrigin: "http://127.0.0.1:8081" });
         assert.equal(first.keyCreated, true);
         const second = await service.ensureDevelopmentAccess({
@@ -180,9 +183,11 @@ for (const { driver, skip } of databases.drivers) {
         let tick = Date.parse("2026-01-01T00:00:00Z");
         const service = createAdmin({
           store: createAccessStore(fresh.sql),
-          now: () => {
-            tick += 1000;
-            return new Date(tick);
+          clock: {
+            now: () => {
+              tick += 1000;
+              return tick;
+            },
           },
         });
         const names = ["one", "two", "three"];

@@ -35,6 +35,3 @@ export interface Counters {
   /** The current window's count at `key` without counting. */
   peek(key: string, windowMs: number): Promise<WindowCount>;
 }
-
-/** The counters' clock: epoch milliseconds. Tests inject one instead of sleeping. */
-export type Clock = () => number;

@@ -1,4 +1,5 @@
-import type { Clock, Counters, WindowCount } from "./counters.js";
+import { type Clock, systemClock } from "@hub/clock";
+import type { Counters, WindowCount } from "./counters.js";
 import { type BucketState, takeTokens } from "./take-tokens.js";
 import { windowStart } from "./window-start.js";
 
@@ -27,7 +28,7 @@ export function createMemoryCounters(
   config: MemoryCountersConfig = {},
   deps: { clock?: Clock } = {},
 ): Counters {
-  const now = deps.clock ?? Date.now;
+  const clock = deps.clock ?? systemClock;
   const bucketIdleMs = config.bucketIdleMs ?? 600_000;
   const maxEntries = config.maxEntries ?? 100_000;
   const sweepIntervalMs = config.sweepIntervalMs ?? 1_000;
@@ -64,7 +65,7 @@ export function createMemoryCounters(
 
   return {
     async take(key, rule, cost = 1) {
-      const nowMs = now();
+      const nowMs = clock.now();
       sweep(nowMs);
       let state = buckets.get(key);
       if (state && nowMs - state.updatedAtMs >= bucketIdleMs) state = undefined;
@@ -76,7 +77,7 @@ export function createMemoryCounters(
     },
 
     async hit(key, windowMs): Promise<WindowCount> {
-      const nowMs = now();
+      const nowMs = clock.now();
       sweep(nowMs);
       const startMs = windowStart(nowMs, windowMs);
       const state = currentWindow(key, windowMs, nowMs) ?? {
@@ -92,7 +93,7 @@ export function createMemoryCounters(
     },
 
     async peek(key, windowMs): Promise<WindowCount> {
-      const nowMs = now();
+      const nowMs = clock.now();
       const startMs = windowStart(nowMs, windowMs);
       const state = currentWindow(key, windowMs, nowMs);
       return { count: state?.count ?? 0, windowEndMs: startMs + windowMs };

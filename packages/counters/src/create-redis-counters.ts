@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
+import { type Clock, systemClock } from "@hub/clock";
 import type { Redis } from "ioredis";
-import type { Clock, Counters } from "./counters.js";
+import type { Counters } from "./counters.js";
 import { describeBucket } from "./take-tokens.js";
 import { windowStart } from "./window-start.js";
 
@@ -68,7 +69,7 @@ export function createRedisCounters(
   deps: { redis: Redis; clock?: Clock },
 ): Counters {
   const { redis } = deps;
-  const now = deps.clock ?? Date.now;
+  const clock = deps.clock ?? systemClock;
   const bucketIdleMs = config.bucketIdleMs ?? 600_000;
 
   async function run(s: Script, key: string, args: (string | number)[]): Promise<unknown> {
@@ -90,14 +91,14 @@ export function createRedisCounters(
         rule.ratePerSecond,
         rule.burst,
         cost,
-        now(),
+        clock.now(),
         bucketIdleMs,
       ])) as [number, string];
       return describeBucket(Number(answer[1]), answer[0] === 1, rule, cost);
     },
 
     async hit(key, windowMs) {
-      const nowMs = now();
+      const nowMs = clock.now();
       const endMs = windowStart(nowMs, windowMs) + windowMs;
       // Relative expiry, so a test clock far from Redis's own still expires the key after the window.
       const count = (await run(hit, windowKey(key, windowMs, nowMs), [endMs - nowMs + 1000])) as number;
@@ -105,7 +106,7 @@ export function createRedisCounters(
     },
 
     async peek(key, windowMs) {
-      const nowMs = now();
+      const nowMs = clock.now();
       const value = await redis.get(windowKey(key, windowMs, nowMs));
       return {
         count: value === null ? 0 : Number(value),

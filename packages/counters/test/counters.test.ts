@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, describe, test } from "node:test";
+import { type Clock, createAdjustableClock } from "@hub/clock";
 import { Redis } from "ioredis";
 import { type Counters, createMemoryCounters, createRedisCounters } from "../src/index.js";
 
 interface Backend {
   name: string;
   skip: string | false;
-  make(clock: () => number, bucketIdleMs?: number): Counters;
+  make(clock: Clock, bucketIdleMs?: number): Counters;
 }
 
 const redisUrl = process.env.REDIS_URL;
@@ -34,13 +35,7 @@ const backends: Backend[] = [
 ];
 
 function manualClock(startMs = 1_700_000_000_000) {
-  let nowMs = startMs;
-  return {
-    now: () => nowMs,
-    advance(ms: number) {
-      nowMs += ms;
-    },
-  };
+  return createAdjustableClock({ now: () => startMs });
 }
 
 const rule = { ratePerSecond: 5, burst: 20 };
@@ -49,7 +44,7 @@ for (const backend of backends) {
   describe(`counters (${backend.name})`, { skip: backend.skip }, () => {
     test("a bucket allows its burst, then refuses with the wait for the next token", async () => {
       const clock = manualClock();
-      const counters = backend.make(clock.now);
+      const counters = backend.make(clock);
       for (let i = 0; i < 20; i++) {
         const result = await counters.take("k", rule);
         assert.equal(result.allowed, true);
@@ -68,7 +63,7 @@ for (const backend of backends) {
 
     test("a bucket refills at its rate on the injected clock", async () => {
       const clock = manualClock();
-      const counters = backend.make(clock.now);
+      const counters = backend.make(clock);
       for (let i = 0; i < 20; i++) await counters.take("k", rule);
       clock.advance(199);
       assert.equal((await counters.take("k", rule)).allowed, false);
@@ -81,7 +76,7 @@ for (const backend of backends) {
 
     test("buckets at different keys are independent", async () => {
       const clock = manualClock();
-      const counters = backend.make(clock.now);
+      const counters = backend.make(clock);
       for (let i = 0; i < 20; i++) await counters.take("a", rule);
       assert.equal((await counters.take("a", rule)).allowed, false);
       assert.equal((await counters.take("b", rule)).remaining, 19);
@@ -89,7 +84,7 @@ for (const backend of backends) {
 
     test("a cost above one spends that many tokens and a refused cost spends none", async () => {
       const clock = manualClock();
-      const counters = backend.make(clock.now);
+      const counters = backend.make(clock);
       assert.equal((await counters.take("k", rule, 18)).remaining, 2);
       const refused = await counters.take("k", rule, 3);
       assert.equal(refused.allowed, false);
@@ -99,14 +94,14 @@ for (const backend of backends) {
 
     test("concurrent takes never spend more than the burst", async () => {
       const clock = manualClock();
-      const counters = backend.make(clock.now);
+      const counters = backend.make(clock);
       const results = await Promise.all(Array.from({ length: 50 }, () => counters.take("k", rule)));
       assert.equal(results.filter((r) => r.allowed).length, 20);
     });
 
     test("a bucket idle for the idle time is dropped and starts full", async () => {
       const clock = manualClock();
-      const counters = backend.make(clock.now, 600_000);
+      const counters = backend.make(clock, 600_000);
       for (let i = 0; i < 20; i++) await counters.take("k", { ratePerSecond: 0.001, burst: 20 });
       clock.advance(599_000);
       assert.equal((await counters.take("k", { ratePerSecond: 0.001, burst: 20 }, 0)).remaining, 0);
@@ -116,7 +111,7 @@ for (const backend of backends) {
 
     test("a fixed window counts hits and says when it ends", async () => {
       const clock = manualClock(60_000 * 1_000_000 + 10_000);
-      const counters = backend.make(clock.now);
+      const counters = backend.make(clock);
       assert.deepEqual(await counters.peek("ip", 60_000), { count: 0, windowEndMs: 60_000 * 1_000_001 });
       for (let i = 1; i <= 3; i++) {
         assert.deepEqual(await counters.hit("ip", 60_000), { count: i, windowEndMs: 60_000 * 1_000_001 });
@@ -126,7 +121,7 @@ for (const backend of backends) {
 
     test("a new window starts from zero at the window's end", async () => {
       const clock = manualClock(60_000 * 1_000_000 + 59_999);
-      const counters = backend.make(clock.now);
+      const counters = backend.make(clock);
       await counters.hit("ip", 60_000);
       await counters.hit("ip", 60_000);
       clock.advance(1);
@@ -136,7 +131,7 @@ for (const backend of backends) {
 
     test("concurrent hits are each counted once", async () => {
       const clock = manualClock();
-      const counters = backend.make(clock.now);
+      const counters = backend.make(clock);
       const counts = await Promise.all(Array.from({ length: 30 }, () => counters.hit("ip", 60_000)));
       assert.deepEqual(
         counts.map((c) => c.count).sort((a, b) => a - b),
@@ -147,7 +142,7 @@ for (const backend of backends) {
 }
 
 test("memory counters stay bounded: past the cap the least recently used bucket is dropped", async () => {
-  const counters = createMemoryCounters({ maxEntries: 3 }, { clock: () => 0 });
+  const counters = createMemoryCounters({ maxEntries: 3 }, { clock: { now: () => 0 } });
   for (const key of ["a", "b", "c"]) await counters.take(key, rule, 20);
   await counters.take("a", rule, 0);
   await counters.take("d", rule, 20);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { type Clock, systemClock } from "@hub/clock";
 import { AggregatorError } from "./aggregator-error.js";
-import { type Clock, createSystemClock } from "./clock.js";
 import { computeIntegrityChecksum, verifyIntegrityChecksum } from "./integrity-checksum.js";
 import {
   type AssetAmount,
@@ -129,12 +129,12 @@ function parseAssets(body: unknown): SupportedAsset[] {
 
 /** The devnet's OIF aggregator: fans quotes out to its solvers, signs them, forwards orders and refreshes status. */
 export function createAggregator(config: AggregatorConfig): Aggregator {
-  const clock = config.clock ?? createSystemClock();
+  const clock = config.clock ?? systemClock;
   const solverTimeoutMs = config.solverTimeoutMs ?? 5000;
   const globalTimeoutMs = config.globalTimeoutMs ?? 10_000;
   const orderTimeoutMs = config.orderTimeoutMs ?? 10_000;
   const refreshTimeoutMs = config.refreshTimeoutMs ?? 5000;
-  const iso = () => new Date(clock.nowMs()).toISOString();
+  const iso = () => new Date(clock.now()).toISOString();
   const solvers = new Map<string, SolverEntry>(
     config.solvers.map((s) => [
       s.solverId,
@@ -174,7 +174,7 @@ export function createAggregator(config: AggregatorConfig): Aggregator {
   }
 
   async function getQuotes(request: AggregatorQuoteRequest): Promise<QuotesResponse> {
-    const started = clock.nowMs();
+    const started = clock.now();
     const problem = validateQuoteRequest(request);
     if (problem) throw new AggregatorError(400, "VALIDATION_ERROR", `Invalid request: ${problem}`);
     const options = request.solverOptions ?? {};
@@ -256,7 +256,7 @@ export function createAggregator(config: AggregatorConfig): Aggregator {
       quotes,
       totalQuotes: quotes.length,
       metadata: {
-        totalDurationMs: clock.nowMs() - started,
+        totalDurationMs: clock.now() - started,
         solverTimeoutMs: perSolverMs,
         globalTimeoutMs: wholeMs,
         earlyTermination: false,
@@ -277,7 +277,7 @@ export function createAggregator(config: AggregatorConfig): Aggregator {
       throw new AggregatorError(400, "VALIDATION_ERROR", "Invalid request: integrityChecksum is required");
     if (!verifyIntegrityChecksum(config.integritySecret, quote))
       throw new AggregatorError(500, "INTERNAL_ERROR", "quote integrity verification failed");
-    if (quote.validUntil !== undefined && Math.floor(clock.nowMs() / 1000) > quote.validUntil)
+    if (quote.validUntil !== undefined && Math.floor(clock.now() / 1000) > quote.validUntil)
       throw new AggregatorError(
         400,
         "QUOTE_EXPIRED",

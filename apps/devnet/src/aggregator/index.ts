@@ -1,6 +1,5 @@
 export * from "./aggregator.js";
 export * from "./aggregator-error.js";
-export * from "./clock.js";
 export * from "./integrity-checksum.js";
 export * from "./interop-address.js";
 export * from "./oif-order.js";

@@ -1,10 +1,10 @@
+import type { Clock } from "@hub/clock";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
 import { faultGateHook } from "../faults/fault-gate-hook.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
 import type { Aggregator } from "./aggregator.js";
 import { AggregatorError } from "./aggregator-error.js";
-import type { Clock } from "./clock.js";
 import { postOrderRequestSchema } from "./oif-order.js";
 import { aggregatorQuoteRequestSchema } from "./oif-quote-request.js";
 
@@ -49,7 +49,7 @@ export function registerAggregatorRoutes(app: FastifyInstance, options: Aggregat
       }
       scope.setErrorHandler((error: FastifyError, _request, reply) => {
         if (error instanceof AggregatorError)
-          return reply.code(error.statusCode).headers(error.headers).send(error.envelope(clock.nowMs()));
+          return reply.code(error.statusCode).headers(error.headers).send(error.envelope(clock.now()));
         if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE")
           return reply
             .code(415)
@@ -64,7 +64,7 @@ export function registerAggregatorRoutes(app: FastifyInstance, options: Aggregat
           return reply.code(413).type("text/plain; charset=utf-8").send("Payload Too Large");
         return reply
           .code(500)
-          .send(new AggregatorError(500, "INTERNAL_ERROR", error.message).envelope(clock.nowMs()));
+          .send(new AggregatorError(500, "INTERNAL_ERROR", error.message).envelope(clock.now()));
       });
 
       scope.get("/health", async () => aggregator.health());

@@ -8,9 +8,9 @@ import {
   signAttestation,
   submitAttestation,
 } from "@hub/chain";
+import type { Clock } from "@hub/clock";
 import type { Logger } from "pino";
 import { getAbiItem } from "viem";
-import type { Clock } from "../aggregator/clock.js";
 import type { ChainClients } from "../create-chain-clients.js";
 import { createLogCursor, type LogCursor } from "../create-log-cursor.js";
 import { createPollLoop } from "../create-poll-loop.js";
@@ -106,7 +106,7 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
           log.warn({ err: error, orderId, chainId }, "fill not attestable");
           continue;
         }
-        const nowMs = clock.nowMs();
+        const nowMs = clock.now();
         fills.set(key, {
           fillChainId: chainId,
           orderId,
@@ -186,7 +186,7 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
     async () => {
       await readFills();
       for (const fill of fills.values()) {
-        if (fill.state !== "waiting" || clock.nowMs() < fill.observedAtMs + delayMs) continue;
+        if (fill.state !== "waiting" || clock.now() < fill.observedAtMs + delayMs) continue;
         try {
           await attest(fill);
           delete fill.lastError;

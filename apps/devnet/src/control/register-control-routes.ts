@@ -1,6 +1,6 @@
+import type { AdjustableClock } from "@hub/clock";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
-import type { AdjustableClock } from "../aggregator/clock.js";
 import type { Committee } from "../committee/create-committee.js";
 import type { ChainClients } from "../create-chain-clients.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
@@ -66,7 +66,7 @@ function resolveChain(clients: ChainClients, chain: string): number | undefined 
 }
 
 function clockView(clock: AdjustableClock) {
-  const nowMs = clock.nowMs();
+  const nowMs = clock.now();
   return { nowMs, now: new Date(nowMs).toISOString(), offsetMs: clock.offsetMs() };
 }
 

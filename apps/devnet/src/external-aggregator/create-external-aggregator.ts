@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { bridgeAbi, type DevnetManifest } from "@hub/chain";
+import type { Clock } from "@hub/clock";
 import type { Catalog } from "@hub/contract";
 import {
   encodeFunctionData,
@@ -10,7 +11,6 @@ import {
   maxUint256,
   stringToBytes,
 } from "viem";
-import type { Clock } from "../aggregator/clock.js";
 import { bridgeOutputAmount } from "../bridge-output-amount.js";
 import type { ChainClients } from "../create-chain-clients.js";
 import type { Relayer } from "../relayer/create-relayer.js";
@@ -107,7 +107,7 @@ export function createExternalAggregator(
       feeAmount: feeAmount.toString(),
       recipient: request.recipient as `0x${string}`,
       ...(request.sourceAccount ? { sourceAccount: request.sourceAccount as `0x${string}` } : {}),
-      expiresAt: new Date(clock.nowMs() + lifetimeMs).toISOString(),
+      expiresAt: new Date(clock.now() + lifetimeMs).toISOString(),
     };
   }
 

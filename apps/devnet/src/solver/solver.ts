@@ -13,6 +13,7 @@ import {
   outputSettlerAbi,
   type StandardOrder,
 } from "@hub/chain";
+import { type Clock, systemClock } from "@hub/clock";
 import {
   type Address,
   BaseError,
@@ -22,7 +23,6 @@ import {
   maxUint256,
   type TransactionReceipt,
 } from "viem";
-import { type Clock, createSystemClock } from "../aggregator/clock.js";
 import { decodeInteropAddress, encodeInteropAddress } from "../aggregator/interop-address.js";
 import type {
   OrderStatus,
@@ -129,7 +129,7 @@ function errorText(error: unknown): string {
 
 /** A devnet OIF solver: quotes same-asset bridges between devnet chains, then opens, fills and claims on chain. */
 export function createSolver(config: SolverConfig): Solver {
-  const clock = config.clock ?? createSystemClock();
+  const clock = config.clock ?? systemClock;
   const quoteValiditySeconds = config.quoteValiditySeconds ?? 30;
   const fillDeadlineSeconds = config.fillDeadlineSeconds ?? 300;
   const expiresSeconds = config.expiresSeconds ?? 600;
@@ -146,7 +146,7 @@ export function createSolver(config: SolverConfig): Solver {
   const openCursors = new Map<number, LogCursor<typeof openEvent>>();
   const tokenDomains = new Map<string, TokenDomain>();
   const tokenMeta = new Map<string, { symbol: string; decimals: number }>();
-  const nowSeconds = () => Math.floor(clock.nowMs() / 1000);
+  const nowSeconds = () => Math.floor(clock.now() / 1000);
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;

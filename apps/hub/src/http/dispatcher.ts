@@ -11,8 +11,8 @@ import {
   newRequestId,
 } from "@hub/contract";
 import type { Logger } from "pino";
-import type { OrganizationRateLimiter } from "../services/organization-rate-limiter.js";
-import type { SourceRateLimiter } from "../services/source-rate-limiter.js";
+import type { OrganizationRateLimiter } from "../limits/organization-rate-limiter.js";
+import type { SourceRateLimiter } from "../limits/source-rate-limiter.js";
 import { errorAnswer, successAnswer } from "./answer.js";
 import { checkGetBody, decodeJsonBody } from "./decode-body.js";
 import type { HubMetrics } from "./hub-metrics.js";

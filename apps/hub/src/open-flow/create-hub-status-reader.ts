@@ -1,6 +1,6 @@
+import type { Clock } from "@hub/clock";
 import { HubError, type HubOrderStatus } from "@hub/contract";
 import type { SqlClient } from "@hub/store";
-import type { Clock } from "../services/clock.js";
 import { createOpenFlowStore } from "../store/open-flow-store.js";
 import { claimAndReadOpenFlowStatus, type OpenFlowStatus } from "./claim-and-read-open-flow-status.js";
 

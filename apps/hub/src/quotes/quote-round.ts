@@ -1,6 +1,6 @@
+import type { Clock } from "@hub/clock";
 import { HubError } from "@hub/contract";
 import type { Logger } from "pino";
-import type { Clock } from "../services/clock.js";
 import {
   type CandidateSource,
   MIN_SIGNING_WINDOW_MS,

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { Clock } from "@hub/clock";
 import type { SqlClient } from "@hub/store";
 import type { Logger } from "pino";
 import { createChainFactsStore, WatermarkConflictError } from "../store/chain-facts-store.js";
@@ -21,7 +22,7 @@ export interface ReconcilerChainConfig {
 export interface ReconcilerDeps {
   sql: SqlClient;
   chains: readonly ReconcilerChainConfig[];
-  clock: { now(): Date };
+  clock: Clock;
   logger: Pick<Logger, "debug" | "info" | "warn" | "error">;
   /** Blocks kept below the head before indexing; 0 on the devnet. */
   confirmations?: number;
@@ -81,7 +82,7 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
   let inFlight: Promise<TickResult> | undefined;
 
   async function holdLease(force: boolean): Promise<boolean> {
-    const now = deps.clock.now().getTime();
+    const now = deps.clock.now();
     if (!force && now - leaseRenewedAt < leaseTtlMs / 3) return true;
     const held = await store.acquireReconcilerLease({ ...lease, ttlMs: leaseTtlMs });
     leaseRenewedAt = held ? now : 0;
@@ -147,7 +148,7 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
         toBlock,
         logs,
         blockTimestamps: new Map([...blocks.values()].map((block) => [block.number, block.timestamp])),
-        observedAt: deps.clock.now(),
+        observedAt: new Date(deps.clock.now()),
         lease,
       });
       progress.fromBlock ??= from;

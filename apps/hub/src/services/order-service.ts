@@ -1,3 +1,4 @@
+import type { Clock } from "@hub/clock";
 import {
   canonicalSha256,
   HubError,
@@ -23,7 +24,6 @@ import {
 } from "../submissions/reservation-rules.js";
 import type { SubmitOrderOutcome } from "../upstream/oif-aggregator-client.js";
 import type { Caller } from "./caller.js";
-import type { Clock } from "./clock.js";
 
 export interface OrderService {
   submitOpenFor(

@@ -1,3 +1,4 @@
+import type { Clock } from "@hub/clock";
 import { HubError, type HubOrderStatus, type OrdersList, type UpstreamOrderStatus } from "@hub/contract";
 import type { SqlClient } from "@hub/store";
 import type { Logger } from "pino";
@@ -8,7 +9,6 @@ import { createChainFactsStore } from "../store/chain-facts-store.js";
 import { createFollowedOrderStore } from "../store/followed-order-store.js";
 import type { OifAggregatorClient } from "../upstream/oif-aggregator-client.js";
 import type { Caller } from "./caller.js";
-import type { Clock } from "./clock.js";
 
 export interface OrderStatusService {
   getOrderStatus(orderId: string, caller: Caller): Promise<UpstreamOrderStatus>;

@@ -1,3 +1,4 @@
+import type { Clock } from "@hub/clock";
 import {
   canonicalSha256,
   HubError,
@@ -9,6 +10,7 @@ import {
   type QuoteWinner,
 } from "@hub/contract";
 import type { Logger } from "pino";
+import type { QuoteAdmission } from "../limits/quote-admission.js";
 import type { CandidateSource, QuoteCandidate } from "../quotes/quote-candidate.js";
 import type { QuoteMetrics } from "../quotes/quote-metrics.js";
 import { createQuoteRound, noQuoteProvider } from "../quotes/quote-round.js";
@@ -16,8 +18,6 @@ import { quoteTerms } from "../quotes/quote-terms.js";
 import type { QuoteRoute } from "../quotes/resolve-quote-route.js";
 import type { NewQuote, QuoteStore, StoredQuote } from "../store/quote-store.js";
 import type { Caller } from "./caller.js";
-import type { Clock } from "./clock.js";
-import type { QuoteAdmission } from "./quote-admission.js";
 
 /** Each call takes the request's route as the quote route resolved it before the charge. */
 export interface QuoteService {

@@ -61,24 +61,22 @@ function jsonObjectOf(
 }
 
 /** An external aggregator client over one keep-alive pool, each call under the provider's timeout and the caller's signal. */
-export function createExternalAggregatorClient(
-  provider: ExternalProviderConfig,
-  deps: { now?: () => number } = {},
-): ExternalAggregatorClient {
-  const now = deps.now ?? (() => performance.now());
+export function createExternalAggregatorClient(provider: ExternalProviderConfig): ExternalAggregatorClient {
   const { send, close } = createUpstreamSender(provider);
 
   return {
     provider,
 
     async quote(request, signal) {
-      const started = now();
+      const started = performance.now();
       const sent = await send("POST", "/quote", request, signal);
       if (!sent.ok) return { kind: "unavailable", reason: sent.reason, cause: sent.cause };
       const { answer } = sent;
       if (answer.statusCode === 200) {
         const json = jsonObjectOf(answer.text);
-        return json.ok ? { kind: "quote", quote: json.value, latencyMs: now() - started } : json.failure;
+        return json.ok
+          ? { kind: "quote", quote: json.value, latencyMs: performance.now() - started }
+          : json.failure;
       }
       const failure = readFailureOf(answer);
       if (failure.kind === "refused" && failure.error !== undefined && NO_QUOTE_ERRORS.has(failure.error)) {

@@ -57,26 +57,17 @@ export interface OifAggregatorClient {
   close(): Promise<void>;
 }
 
-export interface OifAggregatorClientDeps {
-  /** Milliseconds, monotonic enough for latency figures. */
-  now?: () => number;
-}
-
 const quotesBodySchema = z.looseObject({ quotes: z.array(z.unknown()) });
 
 /** An OIF aggregator client over one keep-alive pool, each call under the provider's timeout and the caller's signal. */
-export function createOifAggregatorClient(
-  provider: OifProviderConfig,
-  deps: OifAggregatorClientDeps = {},
-): OifAggregatorClient {
-  const now = deps.now ?? (() => performance.now());
+export function createOifAggregatorClient(provider: OifProviderConfig): OifAggregatorClient {
   const { send, close } = createUpstreamSender(provider);
 
   return {
     provider,
 
     async quote(request, signal) {
-      const started = now();
+      const started = performance.now();
       const sent = await send("POST", "/api/v1/quotes", request, signal);
       if (!sent.ok) return { kind: "unavailable", reason: sent.reason, cause: sent.cause };
       const { answer } = sent;
@@ -88,7 +79,7 @@ export function createOifAggregatorClient(
         if (!parsed.success) {
           return { kind: "unavailable", reason: "malformed", cause: "answer has no quotes array" };
         }
-        return { kind: "quotes", quotes: parsed.data.quotes, latencyMs: now() - started };
+        return { kind: "quotes", quotes: parsed.data.quotes, latencyMs: performance.now() - started };
       }
       const failure = readFailureOf(answer);
       // The reference answers a round in which no solver quoted with 400 AGGREGATION_ERROR.

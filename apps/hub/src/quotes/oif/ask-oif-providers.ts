@@ -1,7 +1,7 @@
+import type { Clock } from "@hub/clock";
 import { HubError } from "@hub/contract";
 import type { Logger } from "pino";
 import { laneTable, type OifLane } from "../../lanes/lane-table.js";
-import type { Clock } from "../../services/clock.js";
 import type { OifAggregatorClient } from "../../upstream/oif-aggregator-client.js";
 import type { ProviderAnswer, QuoteRoundScope } from "../quote-candidate.js";
 import type { QuoteMetrics } from "../quote-metrics.js";

@@ -1,4 +1,4 @@
-import type { Clock } from "./clock.js";
+import type { Clock } from "@hub/clock";
 
 interface Bucket {
   tokens: number;

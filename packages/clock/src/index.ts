@@ -1,0 +1,3 @@
+export * from "./adjustable-clock.js";
+export * from "./clock.js";
+export * from "./system-clock.js";
