@@ -1,4 +1,4 @@
-export * from "./open-for-signature.js";
+export * from "./escrow-open-for-signature.js";
 export * from "./order-payloads.js";
 export * from "./quote-amounts.js";
 export * from "./register-solver-routes.js";

@@ -34,7 +34,7 @@ import type { OifOrder, SolverQuote } from "../aggregator/oif-quote.js";
 import { getQuoteRequestSchema, validateQuoteRequest } from "../aggregator/oif-quote-request.js";
 import { createLogCursor, type LogCursor } from "../create-log-cursor.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
-import { openForSignature } from "./open-for-signature.js";
+import { escrowOpenForSignature } from "./escrow-open-for-signature.js";
 import { permit2OrderPayload, receiveWithAuthorizationPayload, type TokenDomain } from "./order-payloads.js";
 import { quoteAmounts } from "./quote-amounts.js";
 import { reportedStatus } from "./reported-status.js";
@@ -380,7 +380,7 @@ export function createSolver(config: SolverConfig): Solver {
     const rawSignature = typeof request.signature === "string" ? request.signature : "";
     let signature: Hex | undefined;
     if (rawSignature !== "" && rawSignature !== "0x") {
-      signature = openForSignature(rawSignature, stored.orderType);
+      signature = escrowOpenForSignature(rawSignature, stored.orderType);
       if (!signature)
         throw new SolverError(
           422,
