@@ -5,4 +5,3 @@ export * from "./register-solver-routes.js";
 export * from "./reported-status.js";
 export * from "./solver.js";
 export * from "./solver-error.js";
-export * from "./standard-order-json.js";

@@ -12,6 +12,7 @@ import {
   orderIdentifier,
   outputSettlerAbi,
   type StandardOrder,
+  standardOrderToJson,
 } from "@hub/chain";
 import {
   type Address,
@@ -40,7 +41,6 @@ import { quoteAmounts } from "./quote-amounts.js";
 import { reportedStatus } from "./reported-status.js";
 import { createSolverChainClients, type SolverChainClient } from "./solver-chain-clients.js";
 import { SolverError } from "./solver-error.js";
-import { standardOrderToJson } from "./standard-order-json.js";
 
 /** The assets a devnet solver bridges: each one to the same asset on another devnet chain. */
 export const bridgedAssetKinds = ["usdc", "token", "wrappedNative"] as const;
@@ -315,7 +315,7 @@ export function createSolver(config: SolverConfig): Solver {
             },
           ],
           orderId,
-          standardOrder: standardOrderToJson(order),
+          standardOrder: standardOrderToJson(order, { keepCase: true }),
         },
       };
     } else {
@@ -373,7 +373,7 @@ export function createSolver(config: SolverConfig): Solver {
       message: record.signature
         ? "Signed order accepted; the solver opens it on the origin chain"
         : "Registration accepted; the solver fills the order once its Open is seen on the origin chain",
-      order: standardOrderToJson(record.quote.order),
+      order: standardOrderToJson(record.quote.order, { keepCase: true }),
     });
     if (existing) return accepted(existing);
 
@@ -433,7 +433,7 @@ export function createSolver(config: SolverConfig): Solver {
       settlement: {
         type: "escrow",
         data: {
-          raw_order_data: standardOrderToJson(stored.order),
+          raw_order_data: standardOrderToJson(stored.order, { keepCase: true }),
           signature: record.signature ?? null,
           nonce: stored.order.nonce.toString(),
           expires: stored.order.expires,
