@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import type { ReservationState } from "@hub/admin";
 import { HubError } from "@hub/contract";
 import { normaliseOpenForSignature } from "../src/submissions/normalise-open-for-signature.js";
 import {
   type ForwardEnding,
   type ForwardSettlement,
   moveOnExistingReservation,
-  type ReservationState,
   settleForward,
 } from "../src/submissions/reservation-rules.js";
 
