@@ -7,18 +7,16 @@ import { fileURLToPath } from "node:url";
 import { generateApiKey, hashApiKey } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
-import { createHubApp } from "@hub/hub-app";
+import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { pino } from "pino";
 import { benchCatalog } from "./gateway-catalog.js";
 
 const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
 const quiet = pino({ level: "silent" });
-const hub = createHubApp({
+const hub = createTestHubApp({
   config: { gatewayCredential: HUB_SECRET, perIpBucket: { ratePerSecond: 1e9, burst: 1e9 } },
   catalog: benchCatalog(),
-  counters: createMemoryCounters(),
   logger: quiet,
-  replicaId: "r1",
 });
 const key = generateApiKey();
 const keyHash = hashApiKey(key);

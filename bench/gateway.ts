@@ -16,7 +16,7 @@ import {
   createHttpHubTransport,
   createInProcessHubTransport,
 } from "@hub/gateway-app";
-import { createHubApp } from "@hub/hub-app";
+import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { pino } from "pino";
 import { singleKeyStore } from "./bench-gateway.js";
 import { benchCatalog } from "./gateway-catalog.js";
@@ -97,12 +97,10 @@ export async function run(options: Partial<LoadSettings> = {}): Promise<object> 
   // The gateway logs as in production: one info line per call, here to /dev/null.
   const accessLog = pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false }));
 
-  const hub = createHubApp({
+  const hub = createTestHubApp({
     config: { gatewayCredential: HUB_SECRET, perIpBucket: { ratePerSecond: 1e9, burst: 1e9 } },
     catalog: benchCatalog(),
-    counters: createMemoryCounters(),
     logger: quiet,
-    replicaId: "r1",
   });
   await hub.app.listen({ port: 0, host: "127.0.0.1" });
   const hubUrl = `http://127.0.0.1:${(hub.app.server.address() as AddressInfo).port}`;

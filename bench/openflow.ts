@@ -7,8 +7,7 @@
 import { cpus, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import type { OrderCreateAck } from "@hub/contract";
-import { createMemoryCounters } from "@hub/counters";
-import { createHubApp } from "@hub/hub-app";
+import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { createTestDatabases, type SqlClient } from "@hub/store";
 import { pino } from "pino";
 import { Pool } from "undici";
@@ -93,12 +92,10 @@ export async function run(
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  const hub = createHubApp({
+  const hub = createTestHubApp({
     config: { gatewayCredential: HUB_SECRET, organizationBucket: UNLIMITED, perIpBucket: UNLIMITED },
     catalog: benchCatalog(),
-    counters: createMemoryCounters(),
     logger: quiet,
-    replicaId: "r1",
     sql,
     providers: [{ id: "ext", kind: "external-aggregator", baseUrl: "http://127.0.0.1:9" }],
   });

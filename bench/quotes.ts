@@ -10,12 +10,11 @@ import type { AddressInfo } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CatalogChain, type HubAnswer, hubHeaders } from "@hub/contract";
-import { createMemoryCounters } from "@hub/counters";
 import { createDevnet } from "@hub/devnet-app";
+import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { createTestDatabases } from "@hub/store";
 import { pino } from "pino";
 import { request } from "undici";
-import { createHubApp } from "../apps/hub/src/index.js";
 import { laneTable } from "../apps/hub/src/lanes/lane-table.js";
 import { buildOifQuoteRequest } from "../apps/hub/src/quotes/oif/build-oif-quote-request.js";
 import { resolveQuoteRoute } from "../apps/hub/src/quotes/resolve-quote-route.js";
@@ -76,10 +75,9 @@ export async function run(): Promise<object> {
     // Long enough that a loaded machine shows up as overhead, not as refusals.
     timeoutMs: 14_000,
   }));
-  const hub = createHubApp({
+  const hub = createTestHubApp({
     config: { gatewayCredential: GATEWAY_SECRET, organizationBucket: { ratePerSecond: 1e6, burst: 1e6 } },
     catalog: devnet.catalog,
-    counters: createMemoryCounters({}),
     logger: pino({ level: process.env.BENCH_LOG ?? "silent" }, pino.destination(2)),
     replicaId: "bench",
     sql: db.sql,

@@ -5,8 +5,7 @@
 // `npm run bench -- status`, or standalone: `node --import tsx bench/status.ts`.
 import { cpus, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
-import { createMemoryCounters } from "@hub/counters";
-import { createHubApp } from "@hub/hub-app";
+import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { createTestDatabases } from "@hub/store";
 import { pino } from "pino";
 import { Pool } from "undici";
@@ -35,12 +34,10 @@ export async function run(
   const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
   const db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
   const aggregator = await startScriptedAggregator();
-  const hub = createHubApp({
+  const hub = createTestHubApp({
     config: { gatewayCredential: HUB_SECRET, perIpBucket: { ratePerSecond: 1e9, burst: 1e9 } },
     catalog: benchCatalog(),
-    counters: createMemoryCounters(),
     logger: quiet,
-    replicaId: "r1",
     sql: db.sql,
     providers: [{ id: "scripted", kind: "oif-aggregator", baseUrl: aggregator.url, timeoutMs: 2000 }],
   });

@@ -15,7 +15,7 @@ import { privateKeyToAccount } from "viem/accounts";
 export interface ChainClient {
   chain: DevnetChain;
   viemChain: Chain;
-  publicClient: PublicClient;
+  publicClient: PublicClient<Transport, Chain>;
   /** A wallet that signs locally with the account's key and sends through the chain's RPC. */
   wallet(account: DevnetAccount): WalletClient<Transport, Chain, Account>;
 }
@@ -43,7 +43,7 @@ export function createChainClients(manifest: DevnetManifest): ChainClients {
     byId.set(chain.chainId, {
       chain,
       viemChain,
-      publicClient: publicClient as PublicClient,
+      publicClient,
       wallet(account) {
         let wallet = wallets.get(account.address);
         if (!wallet) {

@@ -6,7 +6,8 @@ import {
   inputSettlerEscrowAbi,
   orderIdentifier,
   outputSettlerAbi,
-  type StandardOrder,
+  type StandardOrderJson,
+  standardOrderFromJson,
   userProxyAbi,
 } from "@hub/chain";
 import { pollUntil } from "@hub/test-support";
@@ -24,26 +25,6 @@ import {
   startAggregatorDevnet,
 } from "./aggregator-devnet.js";
 import { orderFromQuote } from "./escrow-quote-order.js";
-
-interface StandardOrderJson {
-  user: Hex;
-  nonce: string;
-  originChainId: string;
-  expires: number;
-  fillDeadline: number;
-  inputOracle: Hex;
-  inputs: [string, string][];
-  outputs: {
-    oracle: Hex;
-    settler: Hex;
-    chainId: string;
-    token: Hex;
-    amount: string;
-    recipient: Hex;
-    callbackData: Hex;
-    context: Hex;
-  }[];
-}
 
 const permit2 = "0x000000000022D473030F116dDEE9F6B43aC78BA3";
 
@@ -308,13 +289,7 @@ describe("devnet aggregator in front of two solvers, on real chains", () => {
 
       assert.equal(quote.order.type, "oif-3009-v0");
       const json = (quote.order as { metadata: { standardOrder: StandardOrderJson } }).metadata.standardOrder;
-      const order: StandardOrder = {
-        ...json,
-        nonce: BigInt(json.nonce),
-        originChainId: BigInt(json.originChainId),
-        inputs: json.inputs.map(([token, amount]) => [BigInt(token), BigInt(amount)] as const),
-        outputs: json.outputs.map((o) => ({ ...o, chainId: BigInt(o.chainId), amount: BigInt(o.amount) })),
-      };
+      const order = standardOrderFromJson(json);
       const origin = devnet.clients.get(devnet.origin.chainId);
       await origin.publicClient.request({ method: "evm_increaseTime" as never, params: [700] as never });
       await origin.publicClient.request({ method: "evm_mine" as never, params: [] as never });

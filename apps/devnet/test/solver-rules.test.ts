@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { OrderStatus } from "../src/aggregator/oif-order.js";
 import type { SolverFaultKnobs } from "../src/faults/fault-knobs.js";
-import { openForSignature } from "../src/solver/open-for-signature.js";
+import { escrowOpenForSignature } from "../src/solver/escrow-open-for-signature.js";
 import { quoteAmounts } from "../src/solver/quote-amounts.js";
 import { reportedStatus } from "../src/solver/reported-status.js";
 
@@ -41,7 +41,7 @@ describe("openFor signature bytes", () => {
   ];
   for (const [name, input, type, expected] of rows)
     test(name, () => {
-      assert.equal(openForSignature(input, type), expected);
+      assert.equal(escrowOpenForSignature(input, type), expected);
     });
 });
 

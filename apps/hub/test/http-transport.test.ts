@@ -8,6 +8,7 @@ import {
   answerOf,
   assertRefusal,
   call,
+  createTestHubApp,
   envelopeOf,
   GATEWAY_SECRET,
   gatewayHeaders,
@@ -251,18 +252,14 @@ describe("the hub over real HTTP", () => {
 
 describe("failures and cancellation", () => {
   test("an unexpected failure answers EIN0049 with nothing internal, logged with the request id", async () => {
-    const { createHubApp } = await import("../src/index.js");
     const logLines: string[] = [];
-    const hub = createHubApp({
-      config: { gatewayCredential: GATEWAY_SECRET },
-      catalog: testCatalog(),
+    const hub = createTestHubApp({
       // The counters are a seam outside the hub; a rejecting take models Redis going away.
       counters: { take: async () => Promise.reject(new Error("connect ECONNREFUSED 10.0.0.7:6379")) },
       logger: (await import("pino")).pino(
         { level: "info" },
         { write: (line: string) => logLines.push(line) },
       ),
-      replicaId: "r1",
     });
     const answer = await call(hub, "POST", "/v1/quote", {
       headers: { [hubHeaders.requestId]: "fail-1", ...SUBJECT },
@@ -336,20 +333,16 @@ describe("failures and cancellation", () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const { createHubApp } = await import("../src/index.js");
     const { createMemoryCounters } = await import("@hub/counters");
     const memory = createMemoryCounters();
     const logLines: string[] = [];
-    const hub = createHubApp({
-      config: { gatewayCredential: GATEWAY_SECRET },
-      catalog: testCatalog(),
+    const hub = createTestHubApp({
       // The counters are a seam outside the hub; holding one take models a slow Redis round trip.
       counters: { take: async (...args) => gate.then(() => memory.take(...args)) },
       logger: (await import("pino")).pino(
         { level: "info" },
         { write: (line: string) => logLines.push(line) },
       ),
-      replicaId: "r1",
     });
     await hub.app.listen({ host: "127.0.0.1", port: 0 });
     const controller = new AbortController();

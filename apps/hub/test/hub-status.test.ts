@@ -3,15 +3,14 @@ import { after, before, describe, test } from "node:test";
 import { type HubOrderStatus, hubOrderId, hubOrderStatusSchema, type OrderCreateAck } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import { createTestDatabases, type TestDatabase } from "@hub/store";
-import { pino } from "pino";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { createHubApp, type HubApp } from "../src/index.js";
+import type { HubApp } from "../src/index.js";
 import { claimAndReadOpenFlowStatus } from "../src/open-flow/claim-and-read-open-flow-status.js";
 import { createHubStatusReader } from "../src/open-flow/create-hub-status-reader.js";
 import type { BridgeLog, ChainBlock } from "../src/reconciler/index.js";
 import { createChainFactsStore } from "../src/store/chain-facts-store.js";
 import { createOpenFlowStore } from "../src/store/open-flow-store.js";
-import { assertRefusal, call, envelopeOf, GATEWAY_SECRET, manualClock, testCatalog } from "./hub-fixture.js";
+import { assertRefusal, call, createTestHubApp, envelopeOf, manualClock } from "./hub-fixture.js";
 import { type SeededQuote, seedOpenFlowQuote } from "./open-flow-order-seed.js";
 import { countBridgeDeposits, setWatermarkBlock } from "./store/chain-facts-rows.js";
 import { countDepositClaims, listDepositClaims, readDepositClaim } from "./store/open-flow-rows.js";
@@ -148,13 +147,9 @@ async function index(
 before(async () => {
   db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
   assert.ok(await createChainFactsStore(db.sql).acquireReconcilerLease({ ...lease, ttlMs: 3_600_000 }));
-  hub = createHubApp({
-    config: { gatewayCredential: GATEWAY_SECRET },
-    catalog: testCatalog(),
+  hub = createTestHubApp({
     counters: createMemoryCounters({}, { clock }),
-    logger: pino({ level: "silent" }),
     clock,
-    replicaId: "r1",
     sql: db.sql,
     providers: [{ id: "ext", kind: "external-aggregator", baseUrl: "http://127.0.0.1:9" }],
   });

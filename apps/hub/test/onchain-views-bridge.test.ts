@@ -9,12 +9,10 @@ import {
   onchainRefundSchema,
   onchainTxOrderSchema,
 } from "@hub/contract";
-import { createMemoryCounters } from "@hub/counters";
 import { createTestDatabases, type TestDatabase } from "@hub/store";
-import { pino } from "pino";
 import type { z } from "zod";
-import { createHubApp, type HubApp } from "../src/index.js";
-import { call, envelopeOf, GATEWAY_SECRET, testCatalog } from "./hub-fixture.js";
+import type { HubApp } from "../src/index.js";
+import { call, createTestHubApp, envelopeOf } from "./hub-fixture.js";
 import { BRIDGE, h32, RECIPIENT, seedDeposit, seedRelease, T } from "./store/bridge-log-seed.js";
 import {
   DESTINATION_DOMAIN,
@@ -39,12 +37,7 @@ async function read<S extends z.ZodType>(schema: S, url: string): Promise<z.outp
 
 before(async () => {
   db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
-  hub = createHubApp({
-    config: { gatewayCredential: GATEWAY_SECRET },
-    catalog: testCatalog(),
-    counters: createMemoryCounters({}),
-    logger: pino({ level: "silent" }),
-    replicaId: "r1",
+  hub = createTestHubApp({
     sql: db.sql,
   });
   await setWatermark(db.sql, SOURCE_DOMAIN, 31337, 100, T + 100);

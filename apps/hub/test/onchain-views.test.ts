@@ -3,12 +3,10 @@ import { createHash } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { inputSettlerEscrowAbi } from "@hub/chain";
 import type { OnchainFill, OnchainOrder, OnchainRefund, OnchainTxOrder } from "@hub/contract";
-import { createMemoryCounters } from "@hub/counters";
 import { createTestDatabases, type TestDatabase } from "@hub/store";
-import { pino } from "pino";
 import { decodeFunctionData } from "viem";
-import { createHubApp, type HubApp } from "../src/index.js";
-import { assertRefusal, call, envelopeOf, GATEWAY_SECRET, testCatalog } from "./hub-fixture.js";
+import type { HubApp } from "../src/index.js";
+import { assertRefusal, call, createTestHubApp, envelopeOf } from "./hub-fixture.js";
 import {
   DESTINATION_DOMAIN,
   ESCROW,
@@ -33,12 +31,7 @@ async function read<T>(url: string): Promise<T> {
 
 before(async () => {
   db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
-  hub = createHubApp({
-    config: { gatewayCredential: GATEWAY_SECRET },
-    catalog: testCatalog(),
-    counters: createMemoryCounters({}),
-    logger: pino({ level: "silent" }),
-    replicaId: "r1",
+  hub = createTestHubApp({
     sql: db.sql,
   });
   await setWatermark(db.sql, SOURCE_DOMAIN, 31337, 100, T);

@@ -3,10 +3,9 @@ import { after, before, describe, test } from "node:test";
 import { hubOrderId, type OrderCreateAck } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import { createTestDatabases, type SqlClient, type TestDatabase } from "@hub/store";
-import { pino } from "pino";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { createHubApp, type HubApp, type HubConfigInput } from "../src/index.js";
-import { assertRefusal, call, envelopeOf, GATEWAY_SECRET, manualClock, testCatalog } from "./hub-fixture.js";
+import type { HubApp, HubConfigInput } from "../src/index.js";
+import { assertRefusal, call, createTestHubApp, envelopeOf, manualClock } from "./hub-fixture.js";
 import { type SeededQuote, seedOifQuote, seedOpenFlowQuote } from "./open-flow-order-seed.js";
 import { countOrderRows, readRegistration } from "./store/open-flow-rows.js";
 import { seedAckedOrders } from "./store/order-status-seed.js";
@@ -25,13 +24,10 @@ let hub: HubApp;
 let orgCounter = 0;
 
 function startHub(config: Partial<HubConfigInput> = {}, sql: SqlClient = db.sql): HubApp {
-  const started = createHubApp({
-    config: { gatewayCredential: GATEWAY_SECRET, ...config },
-    catalog: testCatalog(),
+  const started = createTestHubApp({
+    config,
     counters: createMemoryCounters({}, { clock }),
-    logger: pino({ level: "silent" }),
     clock,
-    replicaId: "r1",
     sql,
     providers: [
       { id: "ext", kind: "external-aggregator", baseUrl: "http://127.0.0.1:9" },

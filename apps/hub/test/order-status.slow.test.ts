@@ -9,16 +9,14 @@ import {
   openForAckSchema,
   type UpstreamOrderStatus,
 } from "@hub/contract";
-import { createMemoryCounters } from "@hub/counters";
 import { pollUntil } from "@hub/test-support";
 import { pino } from "pino";
 import type { Hex } from "viem";
-import { createHubApp } from "../src/create-hub-app.js";
 import { createReconciler, type Reconciler } from "../src/reconciler/create-reconciler.js";
 import { reconcilerChainsFromManifest } from "../src/reconciler/reconciler-chains-from-manifest.js";
 import { createSubmissionStore } from "../src/store/submission-store.js";
 import { startProviderStandIn } from "./fixtures/provider-stand-in.js";
-import { call, envelopeOf, GATEWAY_SECRET } from "./hub-fixture.js";
+import { call, createTestHubApp, envelopeOf } from "./hub-fixture.js";
 import {
   approvePermit2,
   disposeSubmissionDatabases,
@@ -260,11 +258,8 @@ describe("status views on the devnet, through the gateway", () => {
     t.after(() => setSolverKnobs(undefined));
     const { ack, subject } = await executedOrder();
     const standIn = await startProviderStandIn(`${devnet.url}/aggregator`);
-    const replica = createHubApp({
-      config: { gatewayCredential: GATEWAY_SECRET },
+    const replica = createTestHubApp({
       catalog: devnet.catalog,
-      counters: createMemoryCounters({}),
-      logger: pino({ level: "silent" }),
       replicaId: "r2",
       sql: stack.db.sql,
       providers: [{ id: "devnet", kind: "oif-aggregator", baseUrl: standIn.url, timeoutMs: 5000 }],

@@ -3,10 +3,9 @@ import { after, before, describe, test } from "node:test";
 import type { UpstreamOrderStatus } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import { createTestDatabases, type TestDatabase } from "@hub/store";
-import { pino } from "pino";
-import { createHubApp, type HubApp, type HubConfigInput } from "../src/index.js";
+import type { HubApp, HubConfigInput } from "../src/index.js";
 import { type ScriptedAggregator, startScriptedAggregator } from "./fixtures/scripted-aggregator.js";
-import { assertRefusal, call, envelopeOf, GATEWAY_SECRET, manualClock, testCatalog } from "./hub-fixture.js";
+import { assertRefusal, call, createTestHubApp, envelopeOf, manualClock } from "./hub-fixture.js";
 import { hubOrderIdOf, type SeededOrder, seedAckedOrders } from "./store/order-status-seed.js";
 import { markSubmissionUnknown } from "./store/submission-rows.js";
 
@@ -22,13 +21,10 @@ let hub: HubApp;
 let quoteCounter = 0;
 
 function startHub(config: Partial<HubConfigInput> = {}): HubApp {
-  const started = createHubApp({
-    config: { gatewayCredential: GATEWAY_SECRET, ...config },
-    catalog: testCatalog(),
+  const started = createTestHubApp({
+    config,
     counters: createMemoryCounters({}, { clock }),
-    logger: pino({ level: "silent" }),
     clock,
-    replicaId: "r1",
     sql: db.sql,
     providers: [{ id: "scripted", kind: "oif-aggregator", baseUrl: aggregator.url, timeoutMs: 2000 }],
   });

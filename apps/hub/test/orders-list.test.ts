@@ -2,11 +2,9 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import type { OrdersList } from "@hub/contract";
-import { createMemoryCounters } from "@hub/counters";
 import { createTestDatabases, type TestDatabase } from "@hub/store";
-import { pino } from "pino";
-import { createHubApp, type HubApp } from "../src/index.js";
-import { assertRefusal, call, envelopeOf, GATEWAY_SECRET, testCatalog } from "./hub-fixture.js";
+import type { HubApp } from "../src/index.js";
+import { assertRefusal, call, createTestHubApp, envelopeOf } from "./hub-fixture.js";
 import {
   DESTINATION_DOMAIN,
   SOURCE_DOMAIN,
@@ -34,12 +32,7 @@ async function list(subject: string, query = "", org = ORG): Promise<OrdersList>
 
 before(async () => {
   db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
-  hub = createHubApp({
-    config: { gatewayCredential: GATEWAY_SECRET },
-    catalog: testCatalog(),
-    counters: createMemoryCounters({}),
-    logger: pino({ level: "silent" }),
-    replicaId: "r1",
+  hub = createTestHubApp({
     sql: db.sql,
   });
   await setWatermark(db.sql, SOURCE_DOMAIN, 31337, 100, T);

@@ -18,15 +18,13 @@ import {
   quoteWinnerSchema,
   signableHash,
 } from "@hub/contract";
-import { createMemoryCounters } from "@hub/counters";
 import { type ChainClients, createChainClients } from "@hub/devnet-app";
 import { createTestDatabases, type TestDatabase } from "@hub/store";
-import { pino } from "pino";
 import { decodeFunctionData, erc20Abi, type Hex, parseEther } from "viem";
-import { createHubApp, type HubApp } from "../src/index.js";
+import type { HubApp } from "../src/index.js";
 import type { QuoteTemplate } from "../src/quotes/quote-template.js";
 import { devnetProvider } from "../src/upstream/index.js";
-import { assertRefusal, call, envelopeOf, GATEWAY_SECRET } from "./hub-fixture.js";
+import { assertRefusal, call, createTestHubApp, envelopeOf } from "./hub-fixture.js";
 import { readQuoteRows } from "./store/quote-rows.js";
 import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";
 
@@ -50,15 +48,9 @@ async function startProxyHub(
   options: { catalog?: Catalog; chains?: { chainId: number; rpcUrl: string }[] } = {},
 ): Promise<ProxyHub> {
   const db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
-  const hub = createHubApp({
-    config: {
-      gatewayCredential: GATEWAY_SECRET,
-      organizationBucket: { ratePerSecond: 10_000, burst: 10_000 },
-    },
+  const hub = createTestHubApp({
+    config: { organizationBucket: { ratePerSecond: 10_000, burst: 10_000 } },
     catalog: options.catalog ?? devnet.catalog,
-    counters: createMemoryCounters({}),
-    logger: pino({ level: "silent" }),
-    replicaId: "r1",
     sql: db.sql,
     providers: [devnetProvider(devnet.url)],
     chains:

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import type { ReservationState } from "@hub/admin";
 import { HubError } from "@hub/contract";
-import { openForSignature } from "../src/submissions/open-for-signature.js";
+import { normaliseOpenForSignature } from "../src/submissions/normalise-open-for-signature.js";
 import {
   type ForwardEnding,
   type ForwardSettlement,
   moveOnExistingReservation,
-  type ReservationState,
   settleForward,
 } from "../src/submissions/reservation-rules.js";
 
@@ -86,30 +86,36 @@ describe("openFor signature per lane", () => {
     );
 
   test("Permit2 lane: 0x00 ‖ 65 bytes is forwarded lowercase; the raw 65-byte form and a missing signature are EIN0001 signature", () => {
-    assert.equal(openForSignature("oif-escrow-gasless", `0x00${"AB".repeat(65)}`), `0x00${"ab".repeat(65)}`);
-    refusedAs(() => openForSignature("oif-escrow-gasless", sig65));
-    refusedAs(() => openForSignature("oif-escrow-gasless", `0x01${"ab".repeat(65)}`));
-    refusedAs(() => openForSignature("oif-escrow-gasless", undefined));
-    refusedAs(() => openForSignature("oif-escrow-gasless", ""));
+    assert.equal(
+      normaliseOpenForSignature("oif-escrow-gasless", `0x00${"AB".repeat(65)}`),
+      `0x00${"ab".repeat(65)}`,
+    );
+    refusedAs(() => normaliseOpenForSignature("oif-escrow-gasless", sig65));
+    refusedAs(() => normaliseOpenForSignature("oif-escrow-gasless", `0x01${"ab".repeat(65)}`));
+    refusedAs(() => normaliseOpenForSignature("oif-escrow-gasless", undefined));
+    refusedAs(() => normaliseOpenForSignature("oif-escrow-gasless", ""));
   });
 
   test("EIP-3009 lane: the raw 65 bytes and the 0x01-prefixed form both go upstream as 0x01 ‖ 65 bytes", () => {
-    assert.equal(openForSignature("aggregator-gasless", sig65), `0x01${"ab".repeat(65)}`);
-    assert.equal(openForSignature("aggregator-gasless", `0x01${"ab".repeat(65)}`), `0x01${"ab".repeat(65)}`);
-    refusedAs(() => openForSignature("aggregator-gasless", `0x00${"ab".repeat(65)}`));
-    refusedAs(() => openForSignature("aggregator-gasless", "0x1234"));
+    assert.equal(normaliseOpenForSignature("aggregator-gasless", sig65), `0x01${"ab".repeat(65)}`);
+    assert.equal(
+      normaliseOpenForSignature("aggregator-gasless", `0x01${"ab".repeat(65)}`),
+      `0x01${"ab".repeat(65)}`,
+    );
+    refusedAs(() => normaliseOpenForSignature("aggregator-gasless", `0x00${"ab".repeat(65)}`));
+    refusedAs(() => normaliseOpenForSignature("aggregator-gasless", "0x1234"));
   });
 
   test("proxy lanes: no signature; one sent is EIN0001 signature", () => {
-    assert.equal(openForSignature("oif-wrap-native", undefined), undefined);
-    assert.equal(openForSignature("oif-swap-token", ""), undefined);
-    refusedAs(() => openForSignature("oif-swap-token", sig65));
+    assert.equal(normaliseOpenForSignature("oif-wrap-native", undefined), undefined);
+    assert.equal(normaliseOpenForSignature("oif-swap-token", ""), undefined);
+    refusedAs(() => normaliseOpenForSignature("oif-swap-token", sig65));
   });
 
   test("Solana lane: a 97-byte base64 envelope starting with 0x00", () => {
     const envelope = Buffer.concat([Buffer.from([0]), Buffer.alloc(96, 7)]).toString("base64");
-    assert.equal(openForSignature("oif-escrow-nonevm", envelope), envelope);
-    refusedAs(() => openForSignature("oif-escrow-nonevm", Buffer.alloc(97, 1).toString("base64")));
-    refusedAs(() => openForSignature("oif-escrow-nonevm", sig65));
+    assert.equal(normaliseOpenForSignature("oif-escrow-nonevm", envelope), envelope);
+    refusedAs(() => normaliseOpenForSignature("oif-escrow-nonevm", Buffer.alloc(97, 1).toString("base64")));
+    refusedAs(() => normaliseOpenForSignature("oif-escrow-nonevm", sig65));
   });
 });

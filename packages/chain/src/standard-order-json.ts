@@ -1,7 +1,7 @@
 import type { Hex } from "viem";
 import type { MandateOutput, StandardOrder } from "./standard-order.js";
 
-/** A MandateOutput as JSON: uint256 as decimal strings, bytes lowercase hex. */
+/** A MandateOutput as JSON: uint256 as decimal strings, bytes hex (lowercase unless kept). */
 export interface MandateOutputJson {
   oracle: string;
   settler: string;
@@ -13,7 +13,7 @@ export interface MandateOutputJson {
   context: string;
 }
 
-/** A StandardOrder as JSON: uint256 as decimal strings, uint32 as numbers, addresses and bytes lowercase hex. */
+/** A StandardOrder as JSON: uint256 as decimal strings, uint32 as numbers, addresses and bytes hex (lowercase unless kept). */
 export interface StandardOrderJson {
   user: string;
   nonce: string;
@@ -25,29 +25,41 @@ export interface StandardOrderJson {
   outputs: MandateOutputJson[];
 }
 
-export function mandateOutputToJson(output: MandateOutput): MandateOutputJson {
+/** Lowercases the hex fields unless `keepCase` (the devnet's solver sends addresses as it holds them). */
+export interface OrderJsonOptions {
+  keepCase?: boolean;
+}
+
+function hexOf(value: string, options: OrderJsonOptions): string {
+  return options.keepCase ? value : value.toLowerCase();
+}
+
+export function mandateOutputToJson(
+  output: MandateOutput,
+  options: OrderJsonOptions = {},
+): MandateOutputJson {
   return {
-    oracle: output.oracle.toLowerCase(),
-    settler: output.settler.toLowerCase(),
+    oracle: hexOf(output.oracle, options),
+    settler: hexOf(output.settler, options),
     chainId: output.chainId.toString(),
-    token: output.token.toLowerCase(),
+    token: hexOf(output.token, options),
     amount: output.amount.toString(),
-    recipient: output.recipient.toLowerCase(),
-    callbackData: output.callbackData.toLowerCase(),
-    context: output.context.toLowerCase(),
+    recipient: hexOf(output.recipient, options),
+    callbackData: hexOf(output.callbackData, options),
+    context: hexOf(output.context, options),
   };
 }
 
-export function standardOrderToJson(order: StandardOrder): StandardOrderJson {
+export function standardOrderToJson(order: StandardOrder, options: OrderJsonOptions = {}): StandardOrderJson {
   return {
-    user: order.user.toLowerCase(),
+    user: hexOf(order.user, options),
     nonce: order.nonce.toString(),
     originChainId: order.originChainId.toString(),
     expires: order.expires,
     fillDeadline: order.fillDeadline,
-    inputOracle: order.inputOracle.toLowerCase(),
+    inputOracle: hexOf(order.inputOracle, options),
     inputs: order.inputs.map(([token, amount]) => [token.toString(), amount.toString()]),
-    outputs: order.outputs.map(mandateOutputToJson),
+    outputs: order.outputs.map((output) => mandateOutputToJson(output, options)),
   };
 }
 

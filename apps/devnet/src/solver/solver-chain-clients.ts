@@ -1,16 +1,6 @@
 import type { DevnetAccount, DevnetChain, DevnetManifest } from "@hub/chain";
-import {
-  type Account,
-  type Chain,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  http,
-  type PublicClient,
-  type Transport,
-  type WalletClient,
-} from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import type { Account, Chain, PublicClient, Transport, WalletClient } from "viem";
+import { createChainClients } from "../create-chain-clients.js";
 
 export interface SolverChainClient {
   chain: DevnetChain;
@@ -23,21 +13,12 @@ export function createSolverChainClients(
   manifest: DevnetManifest,
   account: DevnetAccount,
 ): Map<number, SolverChainClient> {
-  const signer = privateKeyToAccount(account.privateKey);
-  const clients = new Map<number, SolverChainClient>();
-  for (const chain of manifest.chains) {
-    const viemChain = defineChain({
-      id: chain.chainId,
-      name: chain.chainDomain,
-      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: { default: { http: [chain.rpcUrl] } },
-    });
-    const transport = http(chain.rpcUrl, { batch: false, retryCount: 0 });
-    clients.set(chain.chainId, {
-      chain,
-      publicClient: createPublicClient({ chain: viemChain, transport, pollingInterval: 100 }),
-      walletClient: createWalletClient({ chain: viemChain, transport, account: signer }),
-    });
-  }
-  return clients;
+  return new Map(
+    createChainClients(manifest)
+      .all()
+      .map((client) => [
+        client.chain.chainId,
+        { chain: client.chain, publicClient: client.publicClient, walletClient: client.wallet(account) },
+      ]),
+  );
 }

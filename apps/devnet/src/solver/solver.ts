@@ -12,6 +12,7 @@ import {
   orderIdentifier,
   outputSettlerAbi,
   type StandardOrder,
+  standardOrderToJson,
 } from "@hub/chain";
 import { type Clock, systemClock } from "@hub/clock";
 import {
@@ -34,13 +35,12 @@ import type { OifOrder, SolverQuote } from "../aggregator/oif-quote.js";
 import { getQuoteRequestSchema, validateQuoteRequest } from "../aggregator/oif-quote-request.js";
 import { createLogCursor, type LogCursor } from "../create-log-cursor.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
-import { openForSignature } from "./open-for-signature.js";
+import { escrowOpenForSignature } from "./escrow-open-for-signature.js";
 import { permit2OrderPayload, receiveWithAuthorizationPayload, type TokenDomain } from "./order-payloads.js";
 import { quoteAmounts } from "./quote-amounts.js";
 import { reportedStatus } from "./reported-status.js";
 import { createSolverChainClients, type SolverChainClient } from "./solver-chain-clients.js";
 import { SolverError } from "./solver-error.js";
-import { standardOrderToJson } from "./standard-order-json.js";
 
 /** The assets a devnet solver bridges: each one to the same asset on another devnet chain. */
 export const bridgedAssetKinds = ["usdc", "token", "wrappedNative"] as const;
@@ -315,7 +315,7 @@ export function createSolver(config: SolverConfig): Solver {
             },
           ],
           orderId,
-          standardOrder: standardOrderToJson(order),
+          standardOrder: standardOrderToJson(order, { keepCase: true }),
         },
       };
     } else {
@@ -373,14 +373,14 @@ export function createSolver(config: SolverConfig): Solver {
       message: record.signature
         ? "Signed order accepted; the solver opens it on the origin chain"
         : "Registration accepted; the solver fills the order once its Open is seen on the origin chain",
-      order: standardOrderToJson(record.quote.order),
+      order: standardOrderToJson(record.quote.order, { keepCase: true }),
     });
     if (existing) return accepted(existing);
 
     const rawSignature = typeof request.signature === "string" ? request.signature : "";
     let signature: Hex | undefined;
     if (rawSignature !== "" && rawSignature !== "0x") {
-      signature = openForSignature(rawSignature, stored.orderType);
+      signature = escrowOpenForSignature(rawSignature, stored.orderType);
       if (!signature)
         throw new SolverError(
           422,
@@ -433,7 +433,7 @@ export function createSolver(config: SolverConfig): Solver {
       settlement: {
         type: "escrow",
         data: {
-          raw_order_data: standardOrderToJson(stored.order),
+          raw_order_data: standardOrderToJson(stored.order, { keepCase: true }),
           signature: record.signature ?? null,
           nonce: stored.order.nonce.toString(),
           expires: stored.order.expires,

@@ -15,8 +15,8 @@ import { verifyOpenFlowSignature } from "../open-flow/verify-open-flow-signature
 import type { OpenFlowStore } from "../store/open-flow-store.js";
 import type { QuoteForSubmission, Reservation, SubmissionStore } from "../store/submission-store.js";
 import { firstUpstreamView } from "../submissions/first-upstream-view.js";
+import { normaliseOpenForSignature } from "../submissions/normalise-open-for-signature.js";
 import { onchainOrderIdOf } from "../submissions/onchain-order-id.js";
-import { openForSignature } from "../submissions/open-for-signature.js";
 import {
   type ForwardEnding,
   moveOnExistingReservation,
@@ -280,7 +280,7 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
           message: "This winner does not complete here: register it with POST /order.",
         });
       }
-      const signature = openForSignature(quote.lane, request.signature);
+      const signature = normaliseOpenForSignature(quote.lane, request.signature);
       const id = hubOrderId(quote.quoteId);
       const requestFingerprint = canonicalSha256({
         quoteRequestId: request.quoteRequestId,

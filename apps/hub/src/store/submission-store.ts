@@ -1,7 +1,7 @@
+import type { ReservationRecord, ReservationState } from "@hub/admin";
 import type { Lane } from "@hub/contract";
 import { isUniqueViolation, type SqlClient, type SqlExecutor, type SqlParam } from "@hub/store";
 import type { UpstreamView } from "../order-state/upstream-view.js";
-import type { ReservationState } from "../submissions/reservation-rules.js";
 
 /** What a submission reads of a quote: ownership, route, timing and the stored template. */
 export interface QuoteForSubmission {
@@ -19,27 +19,8 @@ export interface QuoteForSubmission {
   registrableUntil: Date;
 }
 
-/** One reservation row. */
-export interface Reservation {
-  hubOrderId: string;
-  quoteId: string;
-  orgId: string;
-  subject: string;
-  route: "openfor" | "order";
-  lane: string;
-  state: ReservationState;
-  attempt: number;
-  upstreamProviderId: string;
-  upstreamOrderId: string | undefined;
-  onchainOrderId: string | undefined;
-  onchainOrderIdSource: "upstream" | "verified" | undefined;
-  reservedAt: Date;
-  submittedAt: Date | undefined;
-  lastCode: string | undefined;
-  lastDetail: string | undefined;
-  reconciledAt: Date | undefined;
-  reconciledNote: string | undefined;
-}
+/** One reservation row (the admin module reads the same rows). */
+export type Reservation = ReservationRecord;
 
 /** How a forward ended, as written to its own attempt of the reservation. */
 export type SettleInput =

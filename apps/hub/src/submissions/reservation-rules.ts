@@ -1,10 +1,5 @@
+import type { ReservationState } from "@hub/admin";
 import type { ErrorCode } from "@hub/contract";
-
-/** The states of a reservation (packages/store/migrations/0003_quotes_and_submissions.sql). */
-export const reservationStates = ["forwarding", "acked", "unknown", "refused", "released"] as const;
-
-/** One reservation state. */
-export type ReservationState = (typeof reservationStates)[number];
 
 /** What a submission does when it finds its quote already reserved. */
 export type ExistingReservationMove =

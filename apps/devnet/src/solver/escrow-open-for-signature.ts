@@ -6,7 +6,7 @@ import type { OifOrder } from "../aggregator/oif-quote.js";
  * (`0x00` Permit2, `0x01` EIP-3009) in front; a 66-byte one must already start with it.
  * Undefined when the signature fits neither.
  */
-export function openForSignature(signature: string, orderType: OifOrder["type"]): Hex | undefined {
+export function escrowOpenForSignature(signature: string, orderType: OifOrder["type"]): Hex | undefined {
   const hex = (signature.startsWith("0x") ? signature : `0x${signature}`).toLowerCase() as Hex;
   if (!/^0x[0-9a-f]*$/.test(hex)) return undefined;
   const bytes = (hex.length - 2) / 2;

@@ -16,7 +16,7 @@ function refuse(message: string): never {
  * byte 0, so the EIP-3009 lane's raw 65-byte form is forwarded with its `0x01` scheme byte. An empty
  * string counts as absent.
  */
-export function openForSignature(lane: Lane, signature: string | undefined): string | undefined {
+export function normaliseOpenForSignature(lane: Lane, signature: string | undefined): string | undefined {
   const present = signature !== undefined && signature !== "";
   const check = laneTable[lane].signature;
   if (check === "omitted") {
