@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { createTestDatabases, type TestDatabase } from "@hub/store";
-import type { MandateOutputRecord, StandardOrderRecord } from "../src/order-state/index.js";
 import { type ChainBlock, getChainFacts, type OrderLog } from "../src/reconciler/index.js";
+import type { MandateOutputRecord, StandardOrderRecord } from "../src/status-rules/index.js";
 import {
   type ChainFactsStore,
   createChainFactsStore,

@@ -1,5 +1,5 @@
-import type { ChainFacts } from "../order-state/chain-facts.js";
-import { type ChainView, deriveChainView } from "../order-state/derive-chain-view.js";
+import type { ChainFacts } from "../status-rules/chain-facts.js";
+import { type ChainView, deriveChainView } from "../status-rules/derive-chain-view.js";
 import type { ChainFactsStore, ChainWatermark } from "../store/chain-facts-store.js";
 
 export interface LoadedChainView {

@@ -1,7 +1,7 @@
 import { inputSettlerEscrowAbi, standardOrderFromJson } from "@hub/chain";
 import type { OnchainRefund } from "@hub/contract";
 import { encodeFunctionData } from "viem";
-import type { StandardOrderRecord } from "../order-state/standard-order-record.js";
+import type { StandardOrderRecord } from "../status-rules/standard-order-record.js";
 
 /** The `refund(order)` transaction on the escrow that emitted the Open; anyone may send it, value 0. */
 export function refundStep(order: StandardOrderRecord, escrow: string): NonNullable<OnchainRefund["step"]> {

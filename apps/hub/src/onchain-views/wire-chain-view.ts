@@ -1,5 +1,5 @@
 import type { ChainEvent, Watermark, ChainView as WireChainView } from "@hub/contract";
-import type { ChainLogRef } from "../order-state/chain-facts.js";
+import type { ChainLogRef } from "../status-rules/chain-facts.js";
 import type { ChainWatermark } from "../store/chain-facts-store.js";
 import type { LoadedChainView } from "./load-chain-views.js";
 

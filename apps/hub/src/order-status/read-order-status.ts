@@ -1,10 +1,10 @@
 import type { Clock } from "@hub/clock";
 import { HubError, type UpstreamOrderStatus } from "@hub/contract";
 import type { Logger } from "pino";
-import { applyUpstreamReport } from "../order-state/apply-upstream-report.js";
-import { markUpstreamRefreshFailed } from "../order-state/mark-upstream-refresh-failed.js";
-import { isUpstreamTerminal } from "../order-state/upstream-state.js";
-import type { UpstreamView } from "../order-state/upstream-view.js";
+import { applyUpstreamReport } from "../status-rules/apply-upstream-report.js";
+import { markUpstreamRefreshFailed } from "../status-rules/mark-upstream-refresh-failed.js";
+import { isUpstreamTerminal } from "../status-rules/upstream-state.js";
+import type { UpstreamView } from "../status-rules/upstream-view.js";
 import type { FollowedOrder, FollowedOrderStore } from "../store/followed-order-store.js";
 import type { OifAggregatorClient } from "../upstream/oif-aggregator-client.js";
 import { createStatusProjection } from "./status-projection.js";

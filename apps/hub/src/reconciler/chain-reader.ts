@@ -1,4 +1,4 @@
-import type { MandateOutputRecord, StandardOrderRecord } from "../order-state/index.js";
+import type { MandateOutputRecord, StandardOrderRecord } from "../status-rules/index.js";
 
 export interface ChainBlock {
   number: number;

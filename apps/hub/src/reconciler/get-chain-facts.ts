@@ -1,5 +1,5 @@
 import type { SqlClient } from "@hub/store";
-import { type ChainView, deriveChainView, type IndexedUntil } from "../order-state/index.js";
+import { type ChainView, deriveChainView, type IndexedUntil } from "../status-rules/index.js";
 import { type ChainFactsStore, createChainFactsStore } from "../store/chain-facts-store.js";
 
 async function indexedUntil(store: ChainFactsStore): Promise<IndexedUntil> {

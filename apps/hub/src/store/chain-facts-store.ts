@@ -1,13 +1,13 @@
 import type { OnchainTxOrder } from "@hub/contract";
 import type { SqlClient, SqlExecutor } from "@hub/store";
+import type { BridgeLog, ChainBlock, OrderLog } from "../reconciler/chain-reader.js";
 import type {
   ChainFacts,
   ChainLogRef,
   MandateOutputRecord,
   OutputFilledFact,
   StandardOrderRecord,
-} from "../order-state/index.js";
-import type { BridgeLog, ChainBlock, OrderLog } from "../reconciler/chain-reader.js";
+} from "../status-rules/index.js";
 
 /** How far the reconciler has indexed one chain: every block up to lastBlock, inclusive. */
 export interface ChainWatermark {

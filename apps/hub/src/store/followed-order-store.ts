@@ -1,6 +1,6 @@
 import type { OrderListEntry } from "@hub/contract";
 import type { SqlExecutor } from "@hub/store";
-import type { UpstreamView } from "../order-state/upstream-view.js";
+import type { UpstreamView } from "../status-rules/upstream-view.js";
 
 /** An acked openFor order as the status view needs it, with its persisted upstream view. */
 export interface FollowedOrder {

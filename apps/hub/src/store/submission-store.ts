@@ -1,7 +1,7 @@
 import type { ReservationRecord, ReservationState } from "@hub/admin";
 import type { Lane } from "@hub/contract";
 import { isUniqueViolation, type SqlClient, type SqlExecutor, type SqlParam } from "@hub/store";
-import type { UpstreamView } from "../order-state/upstream-view.js";
+import type { UpstreamView } from "../status-rules/upstream-view.js";
 
 /** What a submission reads of a quote: ownership, route, timing and the stored template. */
 export interface QuoteForSubmission {

@@ -1,5 +1,5 @@
-import { applyUpstreamReport } from "../order-state/apply-upstream-report.js";
-import type { UpstreamView } from "../order-state/upstream-view.js";
+import { applyUpstreamReport } from "../status-rules/apply-upstream-report.js";
+import type { UpstreamView } from "../status-rules/upstream-view.js";
 
 /** The first upstream view of an acked order: `created`, read at the ack. */
 export function firstUpstreamView(at: Date): UpstreamView {

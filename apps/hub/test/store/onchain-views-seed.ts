@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { SqlExecutor } from "@hub/store";
-import type { StandardOrderRecord } from "../../src/order-state/standard-order-record.js";
+import type { StandardOrderRecord } from "../../src/status-rules/standard-order-record.js";
 
 export const SOURCE_DOMAIN = "eip155:31337";
 export const DESTINATION_DOMAIN = "eip155:31338";

@@ -8,7 +8,7 @@ import {
   type MandateOutputRecord,
   nextChainStatus,
   type OutputFilledFact,
-} from "../src/order-state/index.js";
+} from "../src/status-rules/index.js";
 
 interface MoveRow {
   line: string;

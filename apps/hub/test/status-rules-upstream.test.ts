@@ -6,7 +6,7 @@ import {
   type UpstreamReport,
   type UpstreamReportOutcome,
   type UpstreamView,
-} from "../src/order-state/index.js";
+} from "../src/status-rules/index.js";
 
 const t0 = new Date("2026-01-01T00:00:00.000Z");
 const fillHash = "0xaaaa000000000000000000000000000000000000000000000000000000000001";
