@@ -38,7 +38,12 @@ const overLong: [path: string, body: Record<string, unknown>, reference: string]
 
 describe("input bounds through the gateway and the hub (issue: one request blocks every caller)", () => {
   const hub = createTestHubApp({
-    config: { gatewayCredential: HUB_SECRET, organizationBucket: { ratePerSecond: 0.001, burst: 1 } },
+    config: {
+      gatewayCredential: HUB_SECRET,
+      // The gateway's limit: the field bounds must hold even when the hub reads every body it is sent.
+      bodyLimitBytes: 65_536,
+      organizationBucket: { ratePerSecond: 0.001, burst: 1 },
+    },
   });
   let gw: StartedGateway;
   let key: string;
