@@ -16,6 +16,8 @@ export const hubConfigSchema = z.object({
    * times the largest valid body, keeps the JSON parse of the worst admitted body under 1 ms of CPU.
    */
   bodyLimitBytes: z.number().int().positive().default(16_384),
+  /** How long a body may take to arrive on the hub's own listener before it reads as empty; the gateway's value. */
+  bodyReadTimeoutMs: z.number().int().positive().default(10_000),
   /** Per-organization buckets: the quote routes share one, the two order routes another. */
   organizationBucket: bucketSchema({ ratePerSecond: 5, burst: 20 }).prefault({}),
   /** The per-IP limiter (EMC0005 with a DDoS check text past it). */
