@@ -125,7 +125,7 @@ export async function startAdminChannel(deps: AdminChannelDeps): Promise<AdminCh
 
   const file: AdminChannelFile = { port, token, pid: process.pid };
   const path = adminChannelFilePath(dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(file)}\n`, { mode: 0o600 });
   renameSync(temporary, path);

@@ -78,7 +78,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
   };
   try {
     const dataDir = resolve(config.HUB_DATA_DIR);
-    await mkdir(dataDir, { recursive: true });
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const devFile = join(dataDir, "dev.json");
 
     const store = await openStore({

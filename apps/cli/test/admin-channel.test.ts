@@ -39,6 +39,17 @@ describe("hub admin through a running service's admin channel (embedded database
     assert.equal(statSync(adminChannelFilePath(target.dataDir)).mode & 0o777, 0o600);
   });
 
+  test("a data dir the admin channel creates is owner-only (0700)", async () => {
+    const dataDir = `${target.dataDir}/created-by-channel`;
+    const second = await startAdminChannel({ admin, dataDir, logger });
+    try {
+      assert.equal(statSync(dataDir).mode & 0o777, 0o700);
+      assert.equal(statSync(adminChannelFilePath(dataDir)).mode & 0o777, 0o600);
+    } finally {
+      await second.stop();
+    }
+  });
+
   test("the CLI sends its command to the channel while the service holds the data dir, and a revoke is in force at once", async () => {
     const org = jsonOf(await runHub(["admin", "org", "create", "--name", "Via channel", "--json"], target));
     const orgId = org.organization.orgId as string;

@@ -10,7 +10,7 @@ export interface DevnetFiles {
 
 async function writeJsonAtomically(path: string, value: unknown): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`);
+  await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
   await rename(temporary, path);
 }
 
@@ -21,7 +21,7 @@ export async function writeDevnetFiles(
   catalog: Catalog,
 ): Promise<DevnetFiles> {
   const dir = join(dataDir, "devnet");
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const files = { manifestFile: join(dir, "manifest.json"), catalogFile: join(dir, "catalog.json") };
   await writeJsonAtomically(files.manifestFile, manifest);
   await writeJsonAtomically(files.catalogFile, catalog);

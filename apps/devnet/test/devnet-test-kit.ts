@@ -28,11 +28,13 @@ export async function startTestDevnet(overrides: Partial<DevnetConfig> = {}): Pr
     ...devnet,
     clients: createChainClients(devnet.manifest),
     async call<T>(method: string, path: string, body?: unknown) {
+      // The control API takes a POST only with a JSON body: `{}` stands for none.
+      const json = body === undefined && method === "POST" ? {} : body;
       const response = await fetch(`${devnet.url}${path}`, {
         method,
-        ...(body === undefined
+        ...(json === undefined
           ? {}
-          : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+          : { headers: { "content-type": "application/json" }, body: JSON.stringify(json) }),
       });
       const text = await response.text();
       return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
 import { createConnection } from "node:net";
 import { performance } from "node:perf_hooks";
 import { after, before, describe, test } from "node:test";
@@ -107,6 +108,48 @@ describe("devnet process", () => {
       solvers: { alpha: {}, beta: {} },
       aggregator: {},
     });
+  });
+
+  test("the control API refuses a rebound Host, a cross-origin page and a POST without JSON, and changes nothing", async () => {
+    const port = new URL(devnet.url).port;
+    const send = (headers: Record<string, string>, body?: string) =>
+      new Promise<{ status: number; error: string }>((resolve, reject) => {
+        const outgoing = httpRequest(
+          { host: "127.0.0.1", port, method: "POST", path: "/control/relayer/pause", headers },
+          (response) => {
+            let text = "";
+            response.on("data", (chunk) => {
+              text += chunk;
+            });
+            response.on("end", () =>
+              resolve({ status: response.statusCode ?? 0, error: JSON.parse(text).error }),
+            );
+          },
+        );
+        outgoing.on("error", reject);
+        outgoing.end(body);
+      });
+    const json = { "content-type": "application/json" };
+    assert.deepEqual(await send({ host: `rebound.example:${port}`, ...json }, "{}"), {
+      status: 403,
+      error: "HOST_NOT_ALLOWED",
+    });
+    assert.deepEqual(
+      await send({ host: `127.0.0.1:${port}`, origin: "https://page.example", ...json }, "{}"),
+      {
+        status: 403,
+        error: "ORIGIN_NOT_ALLOWED",
+      },
+    );
+    assert.deepEqual(await send({ host: `127.0.0.1:${port}`, origin: "https://page.example" }), {
+      status: 403,
+      error: "ORIGIN_NOT_ALLOWED",
+    });
+    assert.deepEqual(await send({ host: `localhost:${port}`, "content-type": "text/plain" }, "x"), {
+      status: 415,
+      error: "UNSUPPORTED_MEDIA_TYPE",
+    });
+    assert.equal((await devnet.call<{ paused: boolean }>("GET", "/control/relayer")).body.paused, false);
   });
 
   test("stop closes the server and leaves no anvil running", async () => {

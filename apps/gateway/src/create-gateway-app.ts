@@ -1,5 +1,12 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  STATUS_CODES,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import { type Clock, systemClock } from "@hub/clock";
 import {
   API_PREFIX,
@@ -52,22 +59,30 @@ function sendRefusal(reply: FastifyReply, code: ErrorCode): void {
     .send(JSON.stringify(errorEnvelope(code, reply.request.id)));
 }
 
+/** An envelope written straight to a socket, then closed; a HEAD gets the head only. */
+function endWithEnvelope(socket: Duplex, code: ErrorCode, head: boolean, message?: string): void {
+  const requestId = newRequestId();
+  const { status } = errorCatalogue[code];
+  const body = JSON.stringify(errorEnvelope(code, requestId, message === undefined ? {} : { message }));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      `Content-Type: ${JSON_CONTENT_TYPE}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\n` +
+      "Connection: close\r\n\r\n" +
+      (head ? "" : body),
+  );
+}
+
 /** A request Node could not even parse (bad framing, oversized headers): the envelope, then close. */
 function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable || (error.code === "ECONNRESET" && !socket.writable)) {
     socket.destroy();
     return;
   }
-  const requestId = newRequestId();
-  const body = JSON.stringify(errorEnvelope("EPX0006", requestId, { message: "Request could not be read." }));
-  socket.end(
-    "HTTP/1.1 400 Bad Request\r\n" +
-      `Content-Type: ${JSON_CONTENT_TYPE}\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${requestId}\r\n` +
-      "Connection: close\r\n\r\n" +
-      body,
-  );
+  const rawPacket = (error as { rawPacket?: Buffer }).rawPacket;
+  const head = Buffer.isBuffer(rawPacket) && rawPacket.subarray(0, 5).toString("latin1") === "HEAD ";
+  endWithEnvelope(socket, "EPX0006", head, "Request could not be read.");
 }
 
 /**
@@ -111,6 +126,10 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
           });
         }
       });
+      // CONNECT never reaches a request handler: without this Node drops the socket unanswered.
+      server.on("connect", (_request: IncomingMessage, socket: Duplex) =>
+        endWithEnvelope(socket, "EPX0004", false),
+      );
       server.keepAliveTimeout = 72_000;
       // A backstop behind the gateway's own body and hub timeouts, which answer first with their codes.
       server.requestTimeout = requestTimeoutMs;

@@ -237,7 +237,12 @@ export function createHubApp(deps: HubAppDeps): HubApp {
   app.get("/metrics", async (_request, reply) =>
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
   );
-  mountOnFastify(app, { router, dispatcher, bodyLimitBytes: config.bodyLimitBytes });
+  mountOnFastify(app, {
+    router,
+    dispatcher,
+    bodyLimitBytes: config.bodyLimitBytes,
+    bodyReadTimeoutMs: config.bodyReadTimeoutMs,
+  });
 
   return {
     app,

@@ -2,7 +2,18 @@ import assert from "node:assert/strict";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import type { HubAnswer } from "@hub/contract";
-import { answerOf, envelopeOf, gatewayHeaders, quoteBody, SUBJECT, startTestHub } from "./hub-fixture.js";
+import { parseHubConfig } from "../src/index.js";
+import {
+  answerOf,
+  envelopeOf,
+  GATEWAY_SECRET,
+  gatewayHeaders,
+  quoteBody,
+  SUBJECT,
+  startTestHub,
+} from "./hub-fixture.js";
+
+const HUB_BODY_LIMIT_BYTES = parseHubConfig({ gatewayCredential: GATEWAY_SECRET }).bodyLimitBytes;
 
 /** A small seeded PRNG (mulberry32), so a failure can be replayed from the seed in its message. */
 function prng(seed: number) {
@@ -188,7 +199,7 @@ function check(
   const envelope = envelopeOf(answer);
   const code = envelope.success ? "OK" : (envelope.errors?.[0]?.error_code ?? "none");
   assert.ok(ALLOWED.has(code), `${label}: unexpected ${code}: ${answer.body.toString().slice(0, 200)}`);
-  const expected = decodeOracle(method, contentType, body, 65536);
+  const expected = decodeOracle(method, contentType, body, HUB_BODY_LIMIT_BYTES);
   if (expected !== undefined)
     assert.equal(code, expected, `${label}: ${answer.body.toString().slice(0, 200)}`);
   if (code === "EMC0028") assert.equal(envelope.errors?.[0]?.error_reference, "Body", label);

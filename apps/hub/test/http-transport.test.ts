@@ -396,3 +396,42 @@ describe("requests Node cannot parse", () => {
     await hub.close();
   });
 });
+
+describe("the hub's own listener and a slow body", () => {
+  test("a body that does not arrive within bodyReadTimeoutMs reads as empty (EMC0005) and the connection closes", async () => {
+    const { createConnection } = await import("node:net");
+    const hub = startTestHub({ bodyReadTimeoutMs: 200 });
+    await hub.app.listen({ host: "127.0.0.1", port: 0 });
+    const { port } = hub.app.server.address() as AddressInfo;
+    const headers = Object.entries({ ...gatewayHeaders(), ...SUBJECT, "content-type": "application/json" })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("");
+    const raw = await new Promise<string>((resolve, reject) => {
+      // 100 bytes declared, 2 sent, and the socket left open: only the hub's timeout can answer.
+      const socket = createConnection({ host: "127.0.0.1", port }, () =>
+        socket.write(`POST /v1/quote HTTP/1.1\r\nHost: x\r\n${headers}Content-Length: 100\r\n\r\n{"`),
+      );
+      let text = "";
+      const timer = setTimeout(() => reject(new Error(`no answer closed in 5 s: ${text}`)), 5_000);
+      socket.on("data", (chunk) => {
+        text += chunk.toString();
+      });
+      socket.on("close", () => {
+        clearTimeout(timer);
+        resolve(text);
+      });
+      socket.on("error", reject);
+    });
+    const [head, body] = raw.split("\r\n\r\n") as [string, string];
+    assert.match(head, /^HTTP\/1.1 400 /);
+    assert.match(head, /connection: close/i);
+    const requestId = /x-request-id: (\S+)/i.exec(head)?.[1];
+    const answer: HubAnswer = {
+      statusCode: 400,
+      headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId ?? "" },
+      body: Buffer.from(body),
+    };
+    assertRefusal(answerOf(answer, "POST", "/v1/quote"), "EMC0005");
+    await hub.close();
+  });
+});

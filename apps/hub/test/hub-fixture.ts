@@ -281,11 +281,13 @@ export function devnetControl(devnetUrl: string) {
     path: string,
     body?: unknown,
   ): Promise<unknown> => {
+    // The control API takes a POST only with a JSON body: `{}` stands for none.
+    const json = body === undefined && method === "POST" ? {} : body;
     const response = await fetch(`${devnetUrl}/control${path}`, {
       method,
-      ...(body === undefined
+      ...(json === undefined
         ? {}
-        : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+        : { headers: { "content-type": "application/json" }, body: JSON.stringify(json) }),
     });
     const text = await response.text();
     if (!response.ok) throw new Error(`control ${method} ${path}: ${response.status} ${text}`);

@@ -208,7 +208,7 @@ export function openapiDocument(): JsonObject {
           required: true,
           description:
             "The user (or visitor) the call is for. Missing or malformed: EIN0001, reference `x-service-subject`. The service keeps each subject's quotes, orders and history apart; from a page it labels a visitor and proves nothing.",
-          schema: { type: "string", pattern: SUBJECT_PATTERN.source },
+          schema: { type: "string", minLength: 1, maxLength: 128, pattern: SUBJECT_PATTERN.source },
         },
       },
       headers: {

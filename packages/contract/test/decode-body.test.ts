@@ -163,6 +163,23 @@ const quoteRows: Array<[string, Record<string, unknown>, string]> = [
   ],
   ["sourceAccount must not be empty when sent", { ...valid, sourceAccount: "" }, "sourceAccount"],
   ["swapType must be exact-input or exact-output", { ...valid, swapType: "exact" }, "swapType"],
+  [
+    "sourceAsset over 258 characters",
+    { ...valid, sourceAsset: `eip155:1/erc20:${"a".repeat(300)}` },
+    "sourceAsset",
+  ],
+  ["amount over 78 digits", { ...valid, amount: "9".repeat(65_000) }, "amount"],
+  ["recipient over 128 characters", { ...valid, recipient: `0x${"a".repeat(127)}` }, "recipient"],
+  ["sourceAccount over 128 characters", { ...valid, sourceAccount: "b".repeat(129) }, "sourceAccount"],
+  [
+    "a 60,000-character Solana recipient",
+    {
+      ...valid,
+      destinationAsset: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1/slip44:501",
+      recipient: "2".repeat(60_000),
+    },
+    "recipient",
+  ],
 ];
 
 for (const [rule, body, reference] of quoteRows) {
@@ -190,6 +207,23 @@ test("a Solana recipient that decodes to 32 bytes is admitted", () => {
     recipient: SOLANA_KEY,
   };
   assert.equal(decodeBody(quoteRequestBody, body).recipient, SOLANA_KEY);
+});
+
+test("an account of exactly 128 characters, the bound, is admitted on an EVM leg", () => {
+  const account = `0x${"a".repeat(126)}`;
+  const decoded = decodeBody(quoteRequestBody, { ...valid, recipient: account, sourceAccount: account });
+  assert.equal(decoded.recipient, account);
+  assert.equal(decoded.sourceAccount, account);
+});
+
+test("the longest Solana key (44 base58 characters, 32 bytes of 0xff) is admitted", () => {
+  const longest = "JEKNVnkbo3jma5nREBBJCDoXFVeKkD56V3xKrvRmWxFG";
+  const body = {
+    ...valid,
+    destinationAsset: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1/slip44:501",
+    recipient: longest,
+  };
+  assert.equal(decodeBody(quoteRequestBody, body).recipient, longest);
 });
 
 test("a Solana source without sourceAccount is admitted: the rule runs only on a value", () => {

@@ -1,6 +1,7 @@
 export * from "./access-store.js";
 export { DirectoryInUseError } from "./directory-lock.js";
 export * from "./migrations-dir.js";
+export * from "./is-storable-text.js";
 export * from "./open-store.js";
 export * from "./pglite-client.js";
 export * from "./postgres-client.js";

@@ -21,7 +21,9 @@ function executor(db: PGlite | Transaction): SqlExecutor {
  * PGlite dir: a lock file beside it names the holder, and a second opener fails instead of corrupting it.
  */
 export async function createPgliteClient(dir: string): Promise<SqlClient> {
-  mkdirSync(dirname(dir), { recursive: true });
+  // Owner only: PGlite writes its own files world-readable, so the folders are what keep them private.
+  mkdirSync(dirname(dir), { recursive: true, mode: 0o700 });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const lock = acquireDirectoryLock(`${dir}.lock`);
   let db: PGlite;
   try {

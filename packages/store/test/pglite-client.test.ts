@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { createTestDatabases, DirectoryInUseError, openStore } from "../src/index.js";
@@ -32,4 +33,18 @@ test("a lock left by a dead process is taken over", async () => {
   assert.deepEqual(store.migrations.applied, []);
   await store.close();
   await target.dispose();
+});
+
+test("a new data dir and its embedded database folder are created owner-only (0700), the lock file 0600", async () => {
+  const root = mkdtempSync(join(tmpdir(), "hub-store-modes-"));
+  const dataDir = join(root, "fresh", "data");
+  const store = await openStore({ dataDir });
+  try {
+    assert.equal(statSync(dataDir).mode & 0o777, 0o700);
+    assert.equal(statSync(join(dataDir, "pglite")).mode & 0o777, 0o700);
+    assert.equal(statSync(join(dataDir, "pglite.lock")).mode & 0o777, 0o600);
+  } finally {
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  }
 });

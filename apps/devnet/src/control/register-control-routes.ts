@@ -6,6 +6,7 @@ import type { ChainClients } from "../create-chain-clients.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
 import { registerFaultControlRoutes } from "../faults/register-fault-control-routes.js";
 import type { Relayer } from "../relayer/create-relayer.js";
+import { checkControlRequest } from "./check-control-request.js";
 import type { ChainTimeControl } from "./create-chain-time-control.js";
 
 export interface ControlRoutesOptions {
@@ -73,6 +74,19 @@ function clockView(clock: AdjustableClock) {
 /** The devnet's control API: fault knobs, committee delay, relayer pause, chain time, off-chain clock, reset. */
 export function registerControlRoutes(app: FastifyInstance, options: ControlRoutesOptions): void {
   const { committee, relayer, faults, clients, timeControl, clock } = options;
+  app.addHook("onRequest", async (request, reply) => {
+    const path = request.url.split("?")[0] ?? "";
+    if (path !== options.prefix && !path.startsWith(`${options.prefix}/`)) return;
+    const single = (value: string | string[] | undefined) => (typeof value === "string" ? value : undefined);
+    const refusal = checkControlRequest({
+      method: request.method,
+      host: single(request.headers.host),
+      origin: single(request.headers.origin),
+      contentType: single(request.headers["content-type"]),
+      localPort: request.socket.localPort,
+    });
+    if (refusal) return refuse(reply, refusal.status, refusal.error, refusal.message);
+  });
   registerFaultControlRoutes(app, { prefix: options.prefix, faults });
   app.register(
     async (scope) => {

@@ -7,12 +7,23 @@ import type { OperationRouter } from "./operation.js";
 
 const EMPTY = Buffer.alloc(0);
 
-/** Reads a body up to the limit; a bigger one is drained and reads as empty (spec common rule 8). */
-export function readBody(stream: Readable, limitBytes: number): Promise<Buffer> {
+/** A body that had not ended within the hub's body read timeout. */
+export class BodyReadTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`the request body did not arrive within ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * Reads a body up to the limit; a bigger one is drained and reads as empty (spec common rule 8).
+ * A body that has not ended within `timeoutMs` is given up (BodyReadTimeoutError).
+ */
+export function readBody(stream: Readable, limitBytes: number, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let length = 0;
     let over = false;
+    const timer = setTimeout(() => reject(new BodyReadTimeoutError(timeoutMs)), timeoutMs);
     stream.on("data", (chunk: Buffer) => {
       if (over) return;
       length += chunk.length;
@@ -23,8 +34,14 @@ export function readBody(stream: Readable, limitBytes: number): Promise<Buffer> 
       }
       chunks.push(chunk);
     });
-    stream.once("end", () => resolve(over ? EMPTY : Buffer.concat(chunks, length)));
-    stream.once("error", reject);
+    stream.once("end", () => {
+      clearTimeout(timer);
+      resolve(over ? EMPTY : Buffer.concat(chunks, length));
+    });
+    stream.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
   });
 }
 
@@ -63,9 +80,14 @@ function hasBody(request: FastifyRequest): boolean {
  */
 export function mountOnFastify(
   app: FastifyInstance,
-  deps: { router: OperationRouter; dispatcher: Dispatcher; bodyLimitBytes: number },
+  deps: {
+    router: OperationRouter;
+    dispatcher: Dispatcher;
+    bodyLimitBytes: number;
+    bodyReadTimeoutMs: number;
+  },
 ): void {
-  const { router, dispatcher, bodyLimitBytes } = deps;
+  const { router, dispatcher, bodyLimitBytes, bodyReadTimeoutMs } = deps;
 
   async function serve(request: FastifyRequest, reply: FastifyReply, body: Buffer | undefined) {
     let signal: AbortSignal | undefined;
@@ -91,14 +113,14 @@ export function mountOnFastify(
     let body = request.body as Buffer | undefined;
     // Fastify leaves a GET's body unread; the rules still look at it (EMC0005 for a JSON one).
     if (body === undefined && request.method === "GET" && hasBody(request)) {
-      body = await readBody(request.raw, bodyLimitBytes);
+      body = await readBody(request.raw, bodyLimitBytes, bodyReadTimeoutMs);
     }
     return serve(request, reply, body);
   }
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", (_request, payload, done) => {
-    readBody(payload, bodyLimitBytes).then(
+    readBody(payload, bodyLimitBytes, bodyReadTimeoutMs).then(
       (body) => done(null, body),
       (error: Error) => done(error, undefined),
     );
@@ -112,6 +134,10 @@ export function mountOnFastify(
     });
   }
   app.setNotFoundHandler(handler);
-  // A body Fastify could not take in (a malformed media type, a broken transfer) reads as empty.
-  app.setErrorHandler((_error, request, reply) => serve(request, reply, EMPTY));
+  // A body Fastify could not take in (a malformed media type, a broken transfer, one too slow) reads as
+  // empty; the rest of a slow body is never read, so the connection cannot carry another request.
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof BodyReadTimeoutError) reply.header("connection", "close");
+    return serve(request, reply, EMPTY);
+  });
 }

@@ -6,7 +6,8 @@ export interface OrdersCursor {
   hubOrderId: string;
 }
 
-const DECODED = /^([0-9]{1,20})\.([0-9a-f]{64})$/;
+/** At most 16 digits of microseconds (until the year 2286): a larger value overflows the SQL timestamp. */
+const DECODED = /^([0-9]{1,16})\.([0-9a-f]{64})$/;
 
 export function encodeOrdersCursor(cursor: OrdersCursor): string {
   return Buffer.from(`${cursor.submittedAtMicros}.${cursor.hubOrderId}`).toString("base64url");

@@ -1,5 +1,5 @@
 import type { OnchainTxOrder } from "@hub/contract";
-import type { SqlClient, SqlExecutor } from "@hub/store";
+import { isStorableText, type SqlClient, type SqlExecutor } from "@hub/store";
 import type { BridgeLog, ChainBlock, OrderLog } from "../reconciler/chain-reader.js";
 import type {
   ChainFacts,
@@ -383,6 +383,7 @@ export function createChainFactsStore(sql: SqlClient): ChainFactsStore {
     },
 
     async getWatermark(chainDomain) {
+      if (!isStorableText(chainDomain)) return undefined;
       const rows = await sql.query<WatermarkRow>(
         `SELECT ${watermarkColumns} FROM chain_watermarks WHERE chain_domain = $1`,
         [chainDomain],
@@ -418,8 +419,8 @@ export function createChainFactsStore(sql: SqlClient): ChainFactsStore {
 
     async readChainFacts(onchainOrderIds) {
       const facts = new Map<string, ChainFacts>();
-      if (onchainOrderIds.length === 0) return facts;
-      const ids = [...new Set(onchainOrderIds)];
+      const ids = [...new Set(onchainOrderIds.filter(isStorableText))];
+      if (ids.length === 0) return facts;
       const entry = (id: string): ChainFacts => {
         let found = facts.get(id);
         if (!found) {
@@ -475,6 +476,7 @@ export function createChainFactsStore(sql: SqlClient): ChainFactsStore {
     },
 
     async findTransactionEvent(chainDomain, txHash) {
+      if (!isStorableText(chainDomain) || !isStorableText(txHash)) return undefined;
       const rows = await sql.query<{ onchain_order_id: string; event: TransactionEvent["event"] }>(
         `SELECT onchain_order_id, event FROM (
            SELECT onchain_order_id, 'open' AS event, log_index FROM chain_order_opens WHERE chain_domain = $1 AND tx_hash = $2
@@ -496,6 +498,7 @@ export function createChainFactsStore(sql: SqlClient): ChainFactsStore {
     },
 
     async findBridgeLogs(depositId) {
+      if (!isStorableText(depositId)) return { deposit: undefined, releases: [] };
       const [deposits, releases] = await Promise.all([
         sql.query<BridgeLogRow & { destination_chain_id: string }>(
           `SELECT ${bridgeLogColumns}, destination_chain_id::text AS destination_chain_id FROM bridge_deposits

@@ -1,5 +1,5 @@
 import type { OrderListEntry } from "@hub/contract";
-import type { SqlExecutor } from "@hub/store";
+import { isStorableText, type SqlExecutor } from "@hub/store";
 import type { UpstreamView } from "../status-rules/upstream-view.js";
 
 /** An acked openFor order as the status view needs it, with its persisted upstream view. */
@@ -91,6 +91,7 @@ interface ListedRow {
 export function createFollowedOrderStore(sql: SqlExecutor): FollowedOrderStore {
   return {
     async readFollowedOrder(hubOrderId) {
+      if (!isStorableText(hubOrderId)) return undefined;
       const rows = await sql.query<FollowedOrderRow>(
         `SELECT s.hub_order_id, s.quote_id, s.org_id, s.subject, s.onchain_order_id, s.upstream_provider_id,
                 s.upstream_order_id, v.view, v.refreshed_at

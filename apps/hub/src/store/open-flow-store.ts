@@ -1,5 +1,5 @@
 import type { OrderCreateAck, Watermark } from "@hub/contract";
-import { isUniqueViolation, type SqlClient } from "@hub/store";
+import { isStorableText, isUniqueViolation, type SqlClient } from "@hub/store";
 import type { RegistrableLane } from "../lanes/lane-table.js";
 import type { RegistrationSignature } from "../open-flow/verify-open-flow-signature.js";
 import type { QuoteForSubmission } from "./submission-store.js";
@@ -206,6 +206,7 @@ export function createOpenFlowStore(sql: SqlClient): OpenFlowStore {
       }),
 
     async readRegistration(orderId) {
+      if (!isStorableText(orderId)) return undefined;
       const [row] = await sql.query<RegistrationRow & BridgeLogRow>(
         `SELECT s.hub_order_id, s.quote_id, s.org_id, r.lane, s.submitted_at, q.issued_at, q.template,
                 d.tx_hash AS claimed_tx_hash, ${LOG_COLUMNS}

@@ -1,6 +1,12 @@
 import type { ReservationRecord, ReservationState } from "@hub/admin";
 import type { Lane } from "@hub/contract";
-import { isUniqueViolation, type SqlClient, type SqlExecutor, type SqlParam } from "@hub/store";
+import {
+  isStorableText,
+  isUniqueViolation,
+  type SqlClient,
+  type SqlExecutor,
+  type SqlParam,
+} from "@hub/store";
 import type { UpstreamView } from "../status-rules/upstream-view.js";
 
 /** What a submission reads of a quote: ownership, route, timing and the stored template. */
@@ -169,6 +175,7 @@ export function createSubmissionStore(sql: SqlClient): SubmissionStore {
 
   return {
     async findQuote(quoteId) {
+      if (!isStorableText(quoteId)) return undefined;
       const rows = await sql.query<QuoteRow>(
         `SELECT quote_id, quote_request_id, org_id, subject, lane, provider_id, template,
                 onchain_order_id, expires_at, registrable_until

@@ -10,6 +10,7 @@ export const listOrdersQuerySchema = z.object({
   cursor: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,512}$/, "must be a nextCursor value from an earlier page")
+    .max(512)
     .optional()
     .describe("Opaque: the nextCursor of the previous page. Absent for the first page."),
   limit: z

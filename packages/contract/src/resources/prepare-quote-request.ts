@@ -5,12 +5,14 @@ import { quoteRequestFields, quoteRequestRules } from "./quote-request.js";
 /** The client-chosen id of one deliberate signing attempt. */
 export const preparationIdSchema = z
   .string()
-  .regex(/^[A-Za-z0-9._-]{1,128}$/, "must be 1 to 128 of letters, digits, dot, underscore and hyphen");
+  .regex(/^[A-Za-z0-9._-]{1,128}$/, "must be 1 to 128 of letters, digits, dot, underscore and hyphen")
+  .max(128);
 
 /** A provider id as a preview offer names it. */
 export const providerIdSchema = z
   .string()
-  .regex(/^[A-Za-z0-9._-]{1,64}$/, "must be a provider id from a preview offer");
+  .regex(/^[A-Za-z0-9._-]{1,64}$/, "must be a provider id from a preview offer")
+  .max(64);
 
 /** The body of POST /quote/prepare: the quote request, then preparationId and provider. */
 export const prepareQuoteRequestSchema = z

@@ -1,6 +1,12 @@
 const BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
-/** The bytes a base58 string (Bitcoin alphabet) decodes to, or undefined when it does not decode. */
+/** The longest base58 text of 32 bytes. */
+export const SOLANA_ADDRESS_MAX_LENGTH = 44;
+
+/**
+ * The bytes a base58 string (Bitcoin alphabet) decodes to, or undefined when it does not decode.
+ * Quadratic in the length: callers bound the input first.
+ */
 export function decodeBase58(value: string): Uint8Array | undefined {
   if (value.length === 0) return undefined;
   let number = 0n;
@@ -23,5 +29,5 @@ export function decodeBase58(value: string): Uint8Array | undefined {
 
 /** True when the value is a Solana public key: base58 that decodes to exactly 32 bytes. */
 export function isSolanaAddress(value: string): boolean {
-  return decodeBase58(value)?.length === 32;
+  return value.length <= SOLANA_ADDRESS_MAX_LENGTH && decodeBase58(value)?.length === 32;
 }

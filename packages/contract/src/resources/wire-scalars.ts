@@ -4,7 +4,11 @@ import { z } from "zod";
 export const chainDomainSchema = z
   .string()
   .regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/, "must be a CAIP-2 chain domain such as eip155:1")
+  .max(41)
   .meta({ id: "ChainDomain", description: "CAIP-2 chain domain, e.g. `eip155:31337`. Case-sensitive." });
+
+/** The longest CAIP-19 key the pattern admits: 8 + 1 + 32 + 1 + 8 + 1 + 128 + 1 + 78 characters. */
+const ASSET_KEY_MAX_LENGTH = 258;
 
 /** CAIP-19 asset key, e.g. `eip155:31337/erc20:0xabc...` or the native coin `eip155:31337/slip44:60`. */
 export const assetKeySchema = z
@@ -13,6 +17,7 @@ export const assetKeySchema = z
     /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}\/[-a-z0-9]{3,8}:[-.%a-zA-Z0-9]{1,128}(\/[-.%a-zA-Z0-9]{1,78})?$/,
     "must be a CAIP-19 asset key such as eip155:1/erc20:0x...",
   )
+  .max(ASSET_KEY_MAX_LENGTH)
   .meta({
     id: "AssetKey",
     description:
@@ -20,12 +25,20 @@ export const assetKeySchema = z
   });
 
 const UINT256_MAX = (1n << 256n) - 1n;
+/** 2^256-1 has 78 decimal digits. */
+const BASE_UNITS_MAX_LENGTH = 78;
+
+/** Only a string the pattern admitted (at most 78 digits) is parsed: BigInt of a long string costs time. */
+function isWithinUint256(value: string): boolean {
+  return value.length > BASE_UNITS_MAX_LENGTH || !/^[0-9]+$/.test(value) || BigInt(value) <= UINT256_MAX;
+}
 
 /** A non-negative integer amount in base units as a decimal string, no sign, no leading zeros, at most 2^256-1. */
 export const baseUnitsSchema = z
   .string()
   .regex(/^(0|[1-9][0-9]{0,77})$/, "must be a decimal string of base units without sign or leading zeros")
-  .refine((value) => !/^[0-9]+$/.test(value) || BigInt(value) <= UINT256_MAX, "must not exceed 2^256-1")
+  .max(BASE_UNITS_MAX_LENGTH)
+  .refine(isWithinUint256, "must not exceed 2^256-1")
   .meta({
     id: "BaseUnits",
     description:
@@ -39,7 +52,8 @@ export const positiveBaseUnitsSchema = z
     /^[1-9][0-9]{0,77}$/,
     "must be a decimal string of base units greater than 0, without sign or leading zeros",
   )
-  .refine((value) => !/^[0-9]+$/.test(value) || BigInt(value) <= UINT256_MAX, "must not exceed 2^256-1")
+  .max(BASE_UNITS_MAX_LENGTH)
+  .refine(isWithinUint256, "must not exceed 2^256-1")
   .meta({
     id: "PositiveBaseUnits",
     description:
@@ -68,6 +82,7 @@ export const timestampSchema = z
 export const hex32Schema = z
   .string()
   .regex(/^0x[0-9a-f]{64}$/, "must be 32 bytes as lowercase 0x-prefixed hex")
+  .max(66)
   .meta({ id: "Hex32", description: "32 bytes as lowercase `0x`-prefixed hex." });
 
 /** Arbitrary bytes as lowercase 0x hex (calldata, callback data). */
@@ -82,11 +97,19 @@ export const evmAddressSchema = z
   .regex(/^0x[0-9a-f]{40}$/, "must be a lowercase 0x-prefixed 20-byte address")
   .meta({ id: "EvmAddress", description: "EVM address, lowercase `0x`-prefixed hex." });
 
+/** Longest account accepted: generous over an EVM address (42) and a Solana key (32 to 44). */
+export const ACCOUNT_MAX_LENGTH = 128;
+
 /** An account on any chain family: an EVM address (0x hex) or a base58 Solana public key. */
-export const accountSchema = z.string().min(1).meta({
-  id: "Account",
-  description: "An account on its chain: `0x` hex on EVM chains, base58 public key on Solana.",
-});
+export const accountSchema = z
+  .string()
+  .min(1)
+  .max(ACCOUNT_MAX_LENGTH, `must be at most ${ACCOUNT_MAX_LENGTH} characters`)
+  .meta({
+    id: "Account",
+    description:
+      "An account on its chain: `0x` hex on EVM chains, base58 public key on Solana; at most 128 characters.",
+  });
 
 /** A block height as a non-negative integer. */
 export const blockNumberSchema = z.number().int().nonnegative();
