@@ -1,4 +1,5 @@
 export * from "./access-store.js";
+export * from "./audit-store.js";
 export { DirectoryInUseError } from "./directory-lock.js";
 export * from "./migrations-dir.js";
 export * from "./open-store.js";
@@ -8,3 +9,4 @@ export * from "./run-migrations.js";
 export * from "./sql-client.js";
 export * from "./sql-error.js";
 export * from "./test-databases.js";
+export * from "./usage-store.js";
