@@ -4,4 +4,7 @@ export const adminLimits = {
   maxKeyLifetimeSeconds: 10 * 365 * 24 * 3600,
   maxOrganizationPage: 500,
   maxReservationPage: 500,
+  maxAuditPage: 500,
+  /** A week of hourly usage. */
+  maxUsageHours: 7 * 24,
 } as const;
