@@ -30,6 +30,13 @@ export const adminRequestSchema = z.discriminatedUnion("verb", [
     opened: z.string().max(200).nullable(),
     note: z.string().max(1000).optional(),
   }),
+  z.object({ verb: z.literal("usage"), orgId: id, hours: z.number().int().optional() }),
+  z.object({
+    verb: z.literal("audit.list"),
+    orgId: id.optional(),
+    limit: z.number().int().optional(),
+    after: id.optional(),
+  }),
 ]);
 
 export type AdminRequest = z.infer<typeof adminRequestSchema>;

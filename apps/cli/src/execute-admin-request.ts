@@ -33,5 +33,11 @@ export async function executeAdminRequest(admin: Admin, request: AdminRequest): 
         opened: request.opened === null ? false : { onchainOrderId: request.opened },
         note: request.note,
       });
+    case "usage":
+      return { ...(await admin.usage({ orgId: request.orgId, hours: request.hours })) };
+    case "audit.list":
+      return {
+        ...(await admin.listAuditLog({ orgId: request.orgId, limit: request.limit, after: request.after })),
+      };
   }
 }

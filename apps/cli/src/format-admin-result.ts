@@ -1,7 +1,16 @@
-import type { ApiKeyInfo, CreatedApiKey, Organization, Project } from "@hub/admin";
+import type {
+  ApiKeyInfo,
+  AuditLogPage,
+  CreatedApiKey,
+  Organization,
+  OrganizationUsage,
+  Project,
+} from "@hub/admin";
 import type { AdminRequest } from "./admin-request.js";
 import type { AdminResult } from "./execute-admin-request.js";
+import { formatAuditLog } from "./format-audit-log.js";
 import { formatReservations } from "./format-reservations.js";
+import { formatUsage } from "./format-usage.js";
 
 function organizationLines(organization: Organization): string[] {
   return [
@@ -77,5 +86,9 @@ export function formatAdminResult(request: AdminRequest, result: AdminResult): s
     case "reservations.list":
     case "reservations.reconcile":
       return formatReservations(request, result);
+    case "usage":
+      return formatUsage(result as unknown as OrganizationUsage);
+    case "audit.list":
+      return formatAuditLog(result as unknown as AuditLogPage);
   }
 }

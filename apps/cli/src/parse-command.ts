@@ -38,6 +38,8 @@ Commands:
   admin reservations list [--state S] [--org ORG]    list submission reservations, oldest first
   admin reservations reconcile HUB_ORDER_ID (--opened ONCHAIN_ORDER_ID | --not-opened) [--note TEXT]
                                                      settle a reservation whose outcome is unknown
+  admin usage --org ORG [--hours N]                  an organization's calls per hour (last 24 h)
+  admin audit list [--org ORG] [--limit N] [--after ID]  the admin actions, newest first
 
 Every admin verb takes --json and then prints exactly one JSON object.
 Exit codes: 0 done, 1 refused or failed, 2 bad arguments.
@@ -45,12 +47,13 @@ Exit codes: 0 done, 1 refused or failed, 2 bad arguments.
 
 ${ENVIRONMENT}`;
 
-const ADMIN_USAGE = `Usage: hub admin <org|project|key|reservations> <verb> [options] [--json]
+const ADMIN_USAGE = `Usage: hub admin <org|project|key|reservations|usage|audit> <verb> [options] [--json]
 
   org create --name NAME | org list [--limit N] [--after ORG] | org show ORG
   project create --org ORG [--origin URL]... | project origins --project P --origin URL... | project show P
   key create --org ORG [--expires DURATION] | key revoke KEY_ID | key list --org ORG
   reservations list [--state S] [--org ORG] | reservations reconcile HUB_ORDER_ID (--opened ID | --not-opened) [--note TEXT]
+  usage --org ORG [--hours N] | audit list [--org ORG] [--limit N] [--after ID]
 
 A change is in force at the gateway within 2 seconds.
 
@@ -192,6 +195,42 @@ VERBS["reservations reconcile"] = {
   },
 };
 
+VERBS.usage = {
+  usage: `Usage: hub admin usage --org ORG_ID [--hours N] [--json]\n\nThe organization's calls per hour as the gateways counted them (written once a minute): requests by\ncredential kind, refusals by code and lockouts; the last 24 hours by default (at most ${adminLimits.maxUsageHours}).`,
+  options: { org: text, hours: text, json },
+  positionals: 0,
+  build(values, _, fail) {
+    const request: AdminRequest = { verb: "usage", orgId: required(values, "org", fail) };
+    if (typeof values.hours === "string") {
+      const most = adminLimits.maxUsageHours;
+      if (!/^[1-9][0-9]*$/.test(values.hours) || Number(values.hours) > most) {
+        fail(`--hours must be a whole number from 1 to ${most}`);
+      }
+      request.hours = Number(values.hours);
+    }
+    return request;
+  },
+};
+
+VERBS["audit list"] = {
+  usage: `Usage: hub admin audit list [--org ORG_ID] [--limit N] [--after ID] [--json]\n\nEvery admin action that changed something (who, when, what, from the CLI or the dashboard), newest\nfirst, 50 a page by default (at most ${adminLimits.maxAuditPage}); --after takes the last id of the previous page.`,
+  options: { org: text, limit: text, after: text, json },
+  positionals: 0,
+  build(values, _, fail) {
+    const request: AdminRequest = { verb: "audit.list" };
+    if (typeof values.limit === "string") {
+      const most = adminLimits.maxAuditPage;
+      if (!/^[1-9][0-9]*$/.test(values.limit) || Number(values.limit) > most) {
+        fail(`--limit must be a whole number from 1 to ${most}`);
+      }
+      request.limit = Number(values.limit);
+    }
+    if (typeof values.org === "string") request.orgId = values.org;
+    if (typeof values.after === "string") request.after = values.after;
+    return request;
+  },
+};
+
 function required(values: Values, name: string, fail: (message: string) => never): string {
   const value = values[name];
   if (typeof value !== "string" || value.length === 0) fail(`--${name} is required`);
@@ -213,9 +252,12 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   if (command !== "admin") throw new UsageError(`unknown command ${command}`, TOP_USAGE);
 
-  const [resource, verb, ...args] = rest;
+  const [resource, verb] = rest;
   if (resource === undefined || isHelp(resource)) return { kind: "help", text: ADMIN_USAGE };
-  const spec = VERBS[`${resource} ${verb}`];
+  // A resource that is its own verb (`hub admin usage`) takes every argument after it.
+  const single = Object.hasOwn(VERBS, resource) ? VERBS[resource] : undefined;
+  const spec = single ?? VERBS[`${resource} ${verb}`];
+  const args = rest.slice(single ? 1 : 2);
   if (spec === undefined) {
     const known = Object.keys(VERBS).some((name) => name.startsWith(`${resource} `));
     if (known && verb !== undefined && isHelp(verb)) return { kind: "help", text: ADMIN_USAGE };

@@ -1,3 +1,4 @@
+import { userInfo } from "node:os";
 import type { StoreConfig } from "@hub/store";
 import { AdminChannelUnreachable, isProcessAlive, sendAdminRequest } from "./admin-channel-client.js";
 import { readAdminChannelFile } from "./admin-channel-file.js";
@@ -69,7 +70,13 @@ async function runLocally(config: CliConfig, request: AdminRequest): Promise<Adm
   try {
     const reservations = hubApp?.createReservationBook(store.sql);
     return await executeAdminRequest(
-      createAdmin({ store: store.access, ...(reservations ? { reservations } : {}) }),
+      createAdmin({
+        store: store.access,
+        usage: store.usage,
+        audit: store.audit,
+        actor: { source: "cli", user: userInfo().username },
+        ...(reservations ? { reservations } : {}),
+      }),
       request,
     );
   } catch (error) {

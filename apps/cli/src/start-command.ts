@@ -3,9 +3,15 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createAdmin } from "@hub/admin";
+import { systemClock } from "@hub/clock";
 import { type Counters, createMemoryCounters, createRedisCounters } from "@hub/counters";
 import { createDevnet, type Devnet } from "@hub/devnet-app";
-import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
+import {
+  createCredentialResolver,
+  createGatewayApp,
+  createInProcessHubTransport,
+  createUsageTally,
+} from "@hub/gateway-app";
 import {
   createChainFactsStore,
   createHubApp,
@@ -167,7 +173,12 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     cleanup.push(() => hub.close());
     const hubUrl = await hub.app.listen({ host: "127.0.0.1", port: config.HUB_PORT });
 
-    const admin = createAdmin({ store: store.access, reservations: createReservationBook(store.sql) });
+    const admin = createAdmin({
+      store: store.access,
+      reservations: createReservationBook(store.sql),
+      usage: store.usage,
+      audit: store.audit,
+    });
     // `hub admin` reaches the running stack through this channel, since a PGlite dir has one opener.
     const adminChannel = await startAdminChannel({
       admin,
@@ -185,6 +196,11 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       { store: store.access, logger: logger.child({ part: "gateway" }) },
     );
     cleanup.push(() => credentials.close());
+    const usage = createUsageTally(
+      {},
+      { store: store.usage, logger: logger.child({ part: "gateway" }), clock: systemClock },
+    );
+    cleanup.push(() => usage.close());
     const gateway = createGatewayApp({
       config: {
         hubCredential: gatewaySecret,
@@ -196,6 +212,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       counters,
       transport: createInProcessHubTransport(hub),
       logger: logger.child({ part: "gateway" }),
+      usage,
     });
     cleanup.push(() => gateway.close());
     const gatewayUrl = await gateway.listen({ host: "127.0.0.1", port: config.GATEWAY_PORT });
