@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { type AccessStore, createAccessStore } from "./access-store.js";
+import { createDashboardStore, type DashboardStore } from "./dashboard-store.js";
 import { migrationsDir } from "./migrations-dir.js";
 import { createPgliteClient } from "./pglite-client.js";
 import { createPostgresClient } from "./postgres-client.js";
@@ -18,6 +19,7 @@ export interface Store {
   /** The shared client: later stores (quotes, orders, reservations, chain facts) are built on it. */
   readonly sql: SqlClient;
   readonly access: AccessStore;
+  readonly dashboard: DashboardStore;
   /** What the open applied; `applied` is empty when migrate was false or nothing was pending. */
   readonly migrations: MigrationResult;
   close(): Promise<void>;
@@ -39,7 +41,13 @@ export async function createStore(sql: SqlClient, options: { migrate?: boolean }
       throw error;
     }
   }
-  return { sql, access: createAccessStore(sql), migrations, close: () => sql.close() };
+  return {
+    sql,
+    access: createAccessStore(sql),
+    dashboard: createDashboardStore(sql),
+    migrations,
+    close: () => sql.close(),
+  };
 }
 
 /** Opens PostgreSQL when databaseUrl is set, otherwise the embedded PGlite at `<dataDir>/pglite`. */
