@@ -2,6 +2,7 @@ import type {
   ApiKeyInfo,
   AuditLogPage,
   CreatedApiKey,
+  DashboardInvite,
   Organization,
   OrganizationUsage,
   Project,
@@ -37,7 +38,7 @@ function keyLine(key: ApiKeyInfo): string {
       : key.status === "expired"
         ? `expired ${key.expiresAt}`
         : `active, ${key.expiresAt ? `expires ${key.expiresAt}` : "no expiry"}`;
-  return `${key.keyId}  ${key.displayPrefix}…  ${state}  created ${key.createdAt}  last used ${key.lastUsedAt ?? "never"}`;
+  return `${key.keyId}  ${key.displayPrefix}…  ${state}${key.label ? `  "${key.label}"` : ""}  created ${key.createdAt}  last used ${key.lastUsedAt ?? "never"}`;
 }
 
 /** The readable rendering of an admin verb's result (without --json). */
@@ -82,6 +83,17 @@ export function formatAdminResult(request: AdminRequest, result: AdminResult): s
     case "key.list": {
       const keys = result.apiKeys as ApiKeyInfo[];
       return keys.length === 0 ? `no keys for ${result.orgId}` : keys.map(keyLine).join("\n");
+    }
+    case "member.invite":
+    case "operator.invite": {
+      const invite = result.invite as DashboardInvite;
+      return [
+        `${invite.role === "operator" ? "operator" : `member of ${invite.orgId}`} ${invite.email}: one-time sign-in link, valid until ${invite.expiresAt}`,
+        "",
+        `  ${result.link as string}`,
+        "",
+        "It works once; send it to that person only. A new invite makes a new link.",
+      ].join("\n");
     }
     case "reservations.list":
     case "reservations.reconcile":

@@ -19,7 +19,10 @@ interface VerbSpec {
 
 const ENVIRONMENT = `Environment:
   HUB_DATA_DIR   data dir of the embedded database (default .data)
-  DATABASE_URL   PostgreSQL server; when set, the data dir's database is not used`;
+  DATABASE_URL   PostgreSQL server; when set, the data dir's database is not used
+  DASHBOARD_PUBLIC_ORIGIN, DASHBOARD_PORT
+                 where invite links point: that origin, else the running stack's dashboardUrl
+                 (dev.json), else http://127.0.0.1:DASHBOARD_PORT (8081)`;
 
 export const TOP_USAGE = `Usage: hub <command> [options]
 
@@ -32,9 +35,12 @@ Commands:
   admin project create --org ORG [--origin URL]...   create the organization's project
   admin project origins --project P --origin URL...  replace a project's allowed origins
   admin project show P                               show a project
-  admin key create --org ORG [--expires DURATION]    create an API key (shown once)
+  admin key create --org ORG [--expires DURATION] [--label TEXT]
+                                                     create an API key (shown once)
   admin key revoke KEY_ID                            revoke an API key
   admin key list --org ORG                           list an organization's keys
+  admin member invite --org ORG --email E            a one-time dashboard sign-in link for a member (24 h)
+  admin operator invite --email E                    a one-time dashboard sign-in link for an operator (24 h)
   admin reservations list [--state S] [--org ORG]    list submission reservations, oldest first
   admin reservations reconcile HUB_ORDER_ID (--opened ONCHAIN_ORDER_ID | --not-opened) [--note TEXT]
                                                      settle a reservation whose outcome is unknown
@@ -47,11 +53,12 @@ Exit codes: 0 done, 1 refused or failed, 2 bad arguments.
 
 ${ENVIRONMENT}`;
 
-const ADMIN_USAGE = `Usage: hub admin <org|project|key|reservations|usage|audit> <verb> [options] [--json]
+const ADMIN_USAGE = `Usage: hub admin <org|project|key|member|operator|reservations|usage|audit> <verb> [options] [--json]
 
   org create --name NAME | org list [--limit N] [--after ORG] | org show ORG
   project create --org ORG [--origin URL]... | project origins --project P --origin URL... | project show P
-  key create --org ORG [--expires DURATION] | key revoke KEY_ID | key list --org ORG
+  key create --org ORG [--expires DURATION] [--label TEXT] | key revoke KEY_ID | key list --org ORG
+  member invite --org ORG --email E | operator invite --email E
   reservations list [--state S] [--org ORG] | reservations reconcile HUB_ORDER_ID (--opened ID | --not-opened) [--note TEXT]
   usage --org ORG [--hours N] | audit list [--org ORG] [--limit N] [--after ID]
 
@@ -130,8 +137,8 @@ const VERBS: Record<string, VerbSpec> = {
   },
   "key create": {
     usage:
-      "Usage: hub admin key create --org ORG_ID [--expires DURATION] [--json]\n\nDURATION is a number and a unit: 45s, 90m, 12h, 30d. Without it the key does not expire.\nThe key is printed once and stored only as its SHA-256.",
-    options: { org: text, expires: text, json },
+      "Usage: hub admin key create --org ORG_ID [--expires DURATION] [--label TEXT] [--json]\n\nDURATION is a number and a unit: 45s, 90m, 12h, 30d. Without it the key does not expire.\nLABEL names the key in the dashboard (1 to 100 characters).\nThe key is printed once and stored only as its SHA-256.",
+    options: { org: text, expires: text, label: text, json },
     positionals: 0,
     build(values, _, fail) {
       const request: AdminRequest = { verb: "key.create", orgId: required(values, "org", fail) };
@@ -141,6 +148,7 @@ const VERBS: Record<string, VerbSpec> = {
           fail(`--expires ${values.expires}: write a number and a unit, e.g. 30d, 12h, 90m, 45s`);
         request.expiresInSeconds = seconds;
       }
+      if (typeof values.label === "string") request.label = values.label;
       return request;
     },
   },
@@ -158,6 +166,26 @@ const VERBS: Record<string, VerbSpec> = {
     positionals: 0,
     build: (values, _, fail) => ({ verb: "key.list", orgId: required(values, "org", fail) }),
   },
+};
+
+VERBS["member invite"] = {
+  usage:
+    "Usage: hub admin member invite --org ORG_ID --email EMAIL [--json]\n\nMakes the member's dashboard account (on the first invite) and prints a one-time sign-in link,\nvalid 24 hours: the member sets a password on first use.",
+  options: { org: text, email: text, json },
+  positionals: 0,
+  build: (values, _, fail) => ({
+    verb: "member.invite",
+    orgId: required(values, "org", fail),
+    email: required(values, "email", fail),
+  }),
+};
+
+VERBS["operator invite"] = {
+  usage:
+    "Usage: hub admin operator invite --email EMAIL [--json]\n\nMakes an operator's dashboard account (on the first invite) and prints a one-time sign-in link,\nvalid 24 hours.",
+  options: { email: text, json },
+  positionals: 0,
+  build: (values, _, fail) => ({ verb: "operator.invite", email: required(values, "email", fail) }),
 };
 
 VERBS["reservations list"] = {

@@ -1,7 +1,8 @@
 import { type Clock, systemClock } from "@hub/clock";
 import { apiKeyDisplayPrefix } from "@hub/contract";
-import type { AccessStore, AuditStore, UsageStore } from "@hub/store";
+import type { AccessStore, AuditStore, DashboardStore, UsageStore } from "@hub/store";
 import { type AccessAdmin, createAccessAdmin } from "./access-admin.js";
+import { type AccountAdmin, createAccountAdmin } from "./account-admin.js";
 import { createAdminActionRecorder } from "./admin-action-recorder.js";
 import type { AdminActor } from "./admin-actor.js";
 import { type AuditAdmin, createAuditAdmin } from "./audit-admin.js";
@@ -9,13 +10,18 @@ import { createReservationAdmin, type ReservationAdmin } from "./reservation-adm
 import type { ReservationBook } from "./reservation-book.js";
 import { createUsageAdmin, type UsageAdmin } from "./usage-admin.js";
 
-/** Every admin verb: organizations, projects, keys, the submission reservations, usage and the audit log. */
-export type Admin = AccessAdmin & ReservationAdmin & UsageAdmin & AuditAdmin;
+/**
+ * Every admin verb: organizations, projects, keys, dashboard invites, the submission reservations, usage
+ * and the audit log.
+ */
+export type Admin = AccessAdmin & AccountAdmin & ReservationAdmin & UsageAdmin & AuditAdmin;
 
 export interface AdminDeps {
   store: AccessStore;
   /** The hub's reservations; without it the reservation verbs fail. */
   reservations?: ReservationBook;
+  /** The dashboard accounts; without it the invite verbs fail. */
+  accounts?: DashboardStore;
   /** The gateways' usage counters; without it `usage` fails. */
   usage?: UsageStore;
   /** Where every action that changed something is recorded; without it nothing is recorded and `listAuditLog` fails. */
@@ -51,8 +57,13 @@ export function createAdmin(deps: AdminDeps): Admin {
     ? createAuditAdmin({ audit: deps.audit })
     : { listAuditLog: unavailable("audit log") };
 
+  const accounts: AccountAdmin = deps.accounts
+    ? createAccountAdmin({ store: deps.store, accounts: deps.accounts, clock })
+    : { inviteMember: unavailable("invite"), inviteOperator: unavailable("invite") };
+
   return {
     ...access,
+    ...accounts,
     ...reservations,
     ...usage,
     ...audit,
@@ -78,10 +89,29 @@ export function createAdmin(deps: AdminDeps): Admin {
       return result;
     },
 
+    async addProjectOrigin(input) {
+      const result = await access.addProjectOrigin(input);
+      const { projectId, orgId, allowedOrigins } = result.project;
+      await record({ action: "project.add-origin", orgId, target: projectId, detail: { allowedOrigins } });
+      return result;
+    },
+
+    async removeProjectOrigin(input) {
+      const result = await access.removeProjectOrigin(input);
+      const { projectId, orgId, allowedOrigins } = result.project;
+      await record({ action: "project.remove-origin", orgId, target: projectId, detail: { allowedOrigins } });
+      return result;
+    },
+
     async createKey(input) {
       const result = await access.createKey(input);
-      const { keyId, orgId, displayPrefix, expiresAt } = result.apiKey;
-      await record({ action: "key.create", orgId, target: keyId, detail: { displayPrefix, expiresAt } });
+      const { keyId, orgId, displayPrefix, expiresAt, label } = result.apiKey;
+      await record({
+        action: "key.create",
+        orgId,
+        target: keyId,
+        detail: { label, displayPrefix, expiresAt },
+      });
       return result;
     },
 
@@ -102,6 +132,25 @@ export function createAdmin(deps: AdminDeps): Admin {
           detail: { displayPrefix: apiKeyDisplayPrefix(result.apiKey), projectId: result.projectId },
         });
       }
+      return result;
+    },
+
+    async inviteMember(input) {
+      const result = await accounts.inviteMember(input);
+      const { accountId, email, orgId, expiresAt } = result.invite;
+      await record({ action: "member.invite", orgId, target: accountId, detail: { email, expiresAt } });
+      return result;
+    },
+
+    async inviteOperator(input) {
+      const result = await accounts.inviteOperator(input);
+      const { accountId, email, expiresAt } = result.invite;
+      await record({
+        action: "operator.invite",
+        orgId: null,
+        target: accountId,
+        detail: { email, expiresAt },
+      });
       return result;
     },
 

@@ -1,4 +1,5 @@
 export * from "./access-admin.js";
+export * from "./account-admin.js";
 export * from "./admin-actor.js";
 export * from "./admin-limits.js";
 export * from "./admin-refusal.js";

@@ -5,6 +5,7 @@ import {
   type AuditStore,
   createAccessStore,
   createAuditStore,
+  createDashboardStore,
   createTestDatabases,
   createUsageStore,
   type TestDatabase,
@@ -29,9 +30,11 @@ for (const { driver, skip } of databases.drivers) {
       audit = createAuditStore(db.sql);
       const store = createAccessStore(db.sql);
       const usage = createUsageStore(db.sql);
-      cli = createAdmin({ store, audit, usage, clock, actor: { source: "cli", user: "ops" } });
+      const accounts = createDashboardStore(db.sql);
+      cli = createAdmin({ store, accounts, audit, usage, clock, actor: { source: "cli", user: "ops" } });
       dashboard = createAdmin({
         store,
+        accounts,
         audit,
         usage,
         clock,
@@ -45,8 +48,11 @@ for (const { driver, skip } of databases.drivers) {
       const orgId = organization.orgId;
       const { project } = await dashboard.createProject({ orgId, origins: ["https://a.example"] });
       await dashboard.setProjectOrigins({ projectId: project.projectId, origins: ["https://b.example"] });
-      const { apiKey } = await dashboard.createKey({ orgId });
+      await dashboard.addProjectOrigin({ projectId: project.projectId, origin: "https://c.example" });
+      await dashboard.removeProjectOrigin({ projectId: project.projectId, origin: "https://b.example" });
+      const { apiKey } = await dashboard.createKey({ orgId, label: "CI" });
       await cli.revokeKey({ keyId: apiKey.keyId });
+      const { invite } = await cli.inviteMember({ orgId, email: "bo@example.com" });
       await cli.listKeys({ orgId });
       await dashboard.showOrganization({ orgId });
 
@@ -54,16 +60,29 @@ for (const { driver, skip } of databases.drivers) {
       assert.deepEqual(
         entries.map((e) => [e.action, e.source, e.actor, e.actorAccountId, e.target]),
         [
+          ["member.invite", "cli", "ops", null, invite.accountId],
           ["key.revoke", "cli", "ops", null, apiKey.keyId],
           ["key.create", "dashboard", "ada@example.com", "acc_1", apiKey.keyId],
+          ["project.remove-origin", "dashboard", "ada@example.com", "acc_1", project.projectId],
+          ["project.add-origin", "dashboard", "ada@example.com", "acc_1", project.projectId],
           ["project.set-origins", "dashboard", "ada@example.com", "acc_1", project.projectId],
           ["project.create", "dashboard", "ada@example.com", "acc_1", project.projectId],
           ["organization.create", "cli", "ops", null, orgId],
         ],
       );
       assert.ok(entries.every((e) => e.orgId === orgId && e.at === "2026-03-02T08:00:00.000Z"));
-      assert.deepEqual(entries[2]?.detail, { allowedOrigins: ["https://b.example"] });
-      assert.deepEqual(entries[1]?.detail, { displayPrefix: apiKey.displayPrefix, expiresAt: null });
+      assert.deepEqual(entries[3]?.detail, { allowedOrigins: ["https://c.example"] });
+      assert.deepEqual(entries[2]?.detail, {
+        label: "CI",
+        displayPrefix: apiKey.displayPrefix,
+        expiresAt: null,
+      });
+      assert.deepEqual(entries[0]?.detail, { email: "bo@example.com", expiresAt: invite.expiresAt });
+      assert.equal(JSON.stringify(entries).includes(invite.token), false, "an invite's token is not logged");
+
+      await cli.inviteOperator({ email: "op@example.com" });
+      const [operatorInvite] = (await cli.listAuditLog({ limit: 1 })).entries;
+      assert.deepEqual([operatorInvite?.action, operatorInvite?.orgId], ["operator.invite", null]);
     });
 
     test("no audit entry holds a key's plaintext or hash", async () => {

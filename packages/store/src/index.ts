@@ -1,5 +1,6 @@
 export * from "./access-store.js";
 export * from "./audit-store.js";
+export * from "./dashboard-store.js";
 export { DirectoryInUseError } from "./directory-lock.js";
 export * from "./migrations-dir.js";
 export * from "./open-store.js";

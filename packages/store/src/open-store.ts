@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { type AccessStore, createAccessStore } from "./access-store.js";
 import { type AuditStore, createAuditStore } from "./audit-store.js";
+import { createDashboardStore, type DashboardStore } from "./dashboard-store.js";
 import { migrationsDir } from "./migrations-dir.js";
 import { createPgliteClient } from "./pglite-client.js";
 import { createPostgresClient } from "./postgres-client.js";
@@ -22,6 +23,7 @@ export interface Store {
   readonly access: AccessStore;
   readonly audit: AuditStore;
   readonly usage: UsageStore;
+  readonly dashboard: DashboardStore;
   /** What the open applied; `applied` is empty when migrate was false or nothing was pending. */
   readonly migrations: MigrationResult;
   close(): Promise<void>;
@@ -48,6 +50,7 @@ export async function createStore(sql: SqlClient, options: { migrate?: boolean }
     access: createAccessStore(sql),
     audit: createAuditStore(sql),
     usage: createUsageStore(sql),
+    dashboard: createDashboardStore(sql),
     migrations,
     close: () => sql.close(),
   };
