@@ -233,7 +233,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
         apiBaseUrl: `${gatewayUrl}/v1`,
         ...(config.DASHBOARD_PUBLIC_ORIGIN ? { publicOrigin: config.DASHBOARD_PUBLIC_ORIGIN } : {}),
       },
-      store: { access: store.access, dashboard: store.dashboard },
+      store: { access: store.access, dashboard: store.dashboard, usage: store.usage, audit: store.audit },
       reservations,
       counters,
       logger: logger.child({ part: "dashboard" }),

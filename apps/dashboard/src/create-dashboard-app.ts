@@ -3,10 +3,10 @@ import type { AddressInfo } from "node:net";
 import { createAdmin, type ReservationBook } from "@hub/admin";
 import { type Clock, systemClock } from "@hub/clock";
 import type { Counters } from "@hub/counters";
-import type { AccessStore, DashboardStore } from "@hub/store";
+import type { AccessStore, AuditStore, DashboardStore, UsageStore } from "@hub/store";
 import Fastify, { LogController } from "fastify";
 import type { Logger } from "pino";
-import { createDashboardAuth } from "./auth/dashboard-auth.js";
+import { createDashboardAuth, type Viewer } from "./auth/dashboard-auth.js";
 import { createCookieJar, readCookies } from "./auth/session-cookie.js";
 import { createSignInLockout } from "./auth/sign-in-lockout.js";
 import { type DashboardContext, type DashboardFastify, sendPage } from "./http/dashboard-context.js";
@@ -14,8 +14,10 @@ import { securityHeaders } from "./http/security-headers.js";
 import { publicPage } from "./pages/layout.js";
 import { messageBody } from "./pages/message-page.js";
 import { registerAccessRoutes } from "./routes/access-routes.js";
+import { registerAuditLogRoutes } from "./routes/audit-log-routes.js";
 import { registerOperatorRoutes } from "./routes/operator-routes.js";
 import { registerSignInRoutes } from "./routes/sign-in-routes.js";
+import { registerUsageRoutes } from "./routes/usage-routes.js";
 
 export interface DashboardConfig {
   /** The dashboard's own origin as browsers send it (`Origin`); unset: the origin it listens on. */
@@ -32,7 +34,8 @@ export interface DashboardConfig {
 
 export interface DashboardDeps {
   config: DashboardConfig;
-  store: { access: AccessStore; dashboard: DashboardStore };
+  /** Without usage the Usage page fails; without audit no action is recorded and the Audit log page fails. */
+  store: { access: AccessStore; dashboard: DashboardStore; usage?: UsageStore; audit?: AuditStore };
   /** The hub's reservations, for the operators' reconcile page; without it that page says so. */
   reservations?: ReservationBook;
   clock?: Clock;
@@ -80,15 +83,20 @@ export function createDashboardApp(deps: DashboardDeps): DashboardApp {
       absoluteMs: (config.sessionAbsoluteSeconds ?? 43_200) * 1000,
     },
   });
-  const admin = createAdmin({
-    store: deps.store.access,
-    accounts: deps.store.dashboard,
-    ...(deps.reservations ? { reservations: deps.reservations } : {}),
-    clock,
-  });
+  // One admin per viewer, so each action is recorded as that account's.
+  const adminFor = (viewer: Viewer) =>
+    createAdmin({
+      store: deps.store.access,
+      accounts: deps.store.dashboard,
+      ...(deps.reservations ? { reservations: deps.reservations } : {}),
+      ...(deps.store.usage ? { usage: deps.store.usage } : {}),
+      ...(deps.store.audit ? { audit: deps.store.audit } : {}),
+      actor: { source: "dashboard", accountId: viewer.accountId, email: viewer.email },
+      clock,
+    });
   const context: DashboardContext = {
     auth,
-    adminFor: () => admin,
+    adminFor,
     cookies,
     apiBaseUrl: config.apiBaseUrl,
     publicOrigin: () => {
@@ -164,6 +172,8 @@ export function createDashboardApp(deps: DashboardDeps): DashboardApp {
   registerSignInRoutes(app, context);
   registerAccessRoutes(app, context);
   registerOperatorRoutes(app, context);
+  registerUsageRoutes(app, context);
+  registerAuditLogRoutes(app, context);
 
   app.setNotFoundHandler((_request, reply) =>
     sendPage(

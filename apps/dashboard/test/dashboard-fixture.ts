@@ -4,7 +4,9 @@ import { createMemoryCounters } from "@hub/counters";
 import { createReservationBook } from "@hub/hub-app";
 import {
   createAccessStore,
+  createAuditStore,
   createDashboardStore,
+  createUsageStore,
   type TestDatabase,
   type TestDatabases,
   type TestDriver,
@@ -59,7 +61,12 @@ export async function openDashboardFixture(
   config: Partial<DashboardConfig> = {},
 ): Promise<DashboardFixture> {
   const db = await databases.open(driver);
-  const store = { access: createAccessStore(db.sql), dashboard: createDashboardStore(db.sql) };
+  const store = {
+    access: createAccessStore(db.sql),
+    dashboard: createDashboardStore(db.sql),
+    usage: createUsageStore(db.sql),
+    audit: createAuditStore(db.sql),
+  };
   const clock = createAdjustableClock();
   const dashboard = createDashboardApp({
     config: { publicOrigin: DASHBOARD_ORIGIN, apiBaseUrl: "http://127.0.0.1:8080/v1", ...config },

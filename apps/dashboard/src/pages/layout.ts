@@ -14,10 +14,12 @@ const MEMBER_NAV = [
   { href: "/", label: "Overview" },
   { href: "/keys", label: "API keys" },
   { href: "/origins", label: "Allowed origins" },
+  { href: "/usage", label: "Usage" },
 ];
 const OPERATOR_NAV = [
   { href: "/organizations", label: "Organizations" },
   { href: "/reservations", label: "Reservations" },
+  { href: "/audit-log", label: "Audit log" },
 ];
 
 function head(title: string): SafeHtml {
