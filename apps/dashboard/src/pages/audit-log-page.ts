@@ -1,6 +1,5 @@
 import type { AuditLogPage } from "@hub/admin";
 import { html, type SafeHtml } from "../html.js";
-import { shortDate } from "./form-field.js";
 
 function detailText(detail: Record<string, unknown>): string {
   return Object.entries(detail)
@@ -13,13 +12,13 @@ function detailText(detail: Record<string, unknown>): string {
 export function auditLogBody(page: AuditLogPage & { orgId?: string | undefined }): SafeHtml {
   const rows = page.entries.map(
     (entry) => html`<tr>
-<td>${shortDate(entry.at)}</td>
+<td class="nowrap">${entry.at.slice(0, 10)}<br><span class="muted">${entry.at.slice(11, 19)} UTC</span></td>
 <td>${entry.actor}</td>
 <td><span class="badge">${entry.source === "dashboard" ? "Dashboard" : "CLI"}</span></td>
-<td><code>${entry.action}</code></td>
+<td class="nowrap"><code>${entry.action}</code></td>
 <td>${entry.orgId ? html`<a href="/organizations/${entry.orgId}"><code>${entry.orgId}</code></a>` : html`<span class="muted">—</span>`}</td>
-<td>${entry.target ? html`<code>${entry.target}</code>` : html`<span class="muted">—</span>`}</td>
-<td>${detailText(entry.detail)}</td>
+<td>${entry.target && entry.target !== entry.orgId ? html`<code>${entry.target}</code>` : html`<span class="muted">—</span>`}</td>
+<td class="detail">${detailText(entry.detail)}</td>
 </tr>`,
   );
   const older = page.next
