@@ -11,6 +11,7 @@ import {
   type TestDatabase,
 } from "@hub/store";
 import { type Admin, AdminRefusal, createAdmin } from "../src/index.js";
+import { readAuditRows } from "./store/audit-rows.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 after(() => databases.dispose());
@@ -89,7 +90,7 @@ for (const { driver, skip } of databases.drivers) {
       const { organization } = await cli.createOrganization({ name: "Secret keeper" });
       const { apiKey } = await dashboard.createKey({ orgId: organization.orgId, expiresInSeconds: 60 });
       await dashboard.revokeKey({ keyId: apiKey.keyId });
-      const rows = await db.sql.query("SELECT * FROM audit_log WHERE org_id = $1", [organization.orgId]);
+      const rows = await readAuditRows(db.sql, organization.orgId);
       assert.equal(rows.length, 3);
       const stored = JSON.stringify(rows);
       assert.equal(stored.includes(apiKey.key), false, "no column holds the plaintext");
