@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { systemClock } from "@hub/clock";
 import type { HubTransport } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import {
@@ -15,6 +16,7 @@ import {
   createGatewayApp,
   createHttpHubTransport,
   createInProcessHubTransport,
+  createUsageTally,
 } from "@hub/gateway-app";
 import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { pino } from "pino";
@@ -109,12 +111,18 @@ export async function run(options: Partial<LoadSettings> = {}): Promise<object> 
 
   async function startGateway(transport: HubTransport) {
     const credentials = createCredentialResolver({}, { store, logger: quiet });
+    // Usage is counted as in production; the minute's rows go to a writer that keeps nothing.
+    const usage = createUsageTally(
+      {},
+      { store: { addUsage: async () => {} }, logger: quiet, clock: systemClock },
+    );
     const app = createGatewayApp({
       config: { hubCredential: HUB_SECRET, organizationPool: { ratePerSecond: 1e9, burst: 1e9 } },
       credentials,
       counters: createMemoryCounters(),
       transport,
       logger: accessLog,
+      usage,
     });
     await app.listen({ port: 0, host: "127.0.0.1" });
     const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -122,6 +130,7 @@ export async function run(options: Partial<LoadSettings> = {}): Promise<object> 
       url,
       async close() {
         await app.close();
+        await usage.close();
         await credentials.close();
         await transport.close();
       },

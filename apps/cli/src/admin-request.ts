@@ -15,9 +15,16 @@ export const adminRequestSchema = z.discriminatedUnion("verb", [
   z.object({ verb: z.literal("project.create"), orgId: id, origins: z.array(z.string()) }),
   z.object({ verb: z.literal("project.origins"), projectId: id, origins: z.array(z.string()) }),
   z.object({ verb: z.literal("project.show"), projectId: id }),
-  z.object({ verb: z.literal("key.create"), orgId: id, expiresInSeconds: z.number().int().optional() }),
+  z.object({
+    verb: z.literal("key.create"),
+    orgId: id,
+    expiresInSeconds: z.number().int().optional(),
+    label: z.string().max(1000).optional(),
+  }),
   z.object({ verb: z.literal("key.revoke"), keyId: id }),
   z.object({ verb: z.literal("key.list"), orgId: id }),
+  z.object({ verb: z.literal("member.invite"), orgId: id, email: z.string().max(1000) }),
+  z.object({ verb: z.literal("operator.invite"), email: z.string().max(1000) }),
   z.object({
     verb: z.literal("reservations.list"),
     state: z.enum(reservationStates).optional(),
@@ -29,6 +36,13 @@ export const adminRequestSchema = z.discriminatedUnion("verb", [
     /** The on-chain id the forward opened, or null: it opened nothing. */
     opened: z.string().max(200).nullable(),
     note: z.string().max(1000).optional(),
+  }),
+  z.object({ verb: z.literal("usage"), orgId: id, hours: z.number().int().optional() }),
+  z.object({
+    verb: z.literal("audit.list"),
+    orgId: id.optional(),
+    limit: z.number().int().optional(),
+    after: id.optional(),
   }),
 ]);
 

@@ -20,11 +20,19 @@ export async function executeAdminRequest(admin: Admin, request: AdminRequest): 
     case "project.show":
       return admin.showProject({ projectId: request.projectId });
     case "key.create":
-      return admin.createKey({ orgId: request.orgId, expiresInSeconds: request.expiresInSeconds });
+      return admin.createKey({
+        orgId: request.orgId,
+        expiresInSeconds: request.expiresInSeconds,
+        ...(request.label !== undefined ? { label: request.label } : {}),
+      });
     case "key.revoke":
       return admin.revokeKey({ keyId: request.keyId });
     case "key.list":
       return admin.listKeys({ orgId: request.orgId });
+    case "member.invite":
+      return admin.inviteMember({ orgId: request.orgId, email: request.email });
+    case "operator.invite":
+      return admin.inviteOperator({ email: request.email });
     case "reservations.list":
       return admin.listReservations({ state: request.state, orgId: request.orgId });
     case "reservations.reconcile":
@@ -33,5 +41,11 @@ export async function executeAdminRequest(admin: Admin, request: AdminRequest): 
         opened: request.opened === null ? false : { onchainOrderId: request.opened },
         note: request.note,
       });
+    case "usage":
+      return { ...(await admin.usage({ orgId: request.orgId, hours: request.hours })) };
+    case "audit.list":
+      return {
+        ...(await admin.listAuditLog({ orgId: request.orgId, limit: request.limit, after: request.after })),
+      };
   }
 }

@@ -1,7 +1,17 @@
-import type { ApiKeyInfo, CreatedApiKey, Organization, Project } from "@hub/admin";
+import type {
+  ApiKeyInfo,
+  AuditLogPage,
+  CreatedApiKey,
+  DashboardInvite,
+  Organization,
+  OrganizationUsage,
+  Project,
+} from "@hub/admin";
 import type { AdminRequest } from "./admin-request.js";
 import type { AdminResult } from "./execute-admin-request.js";
+import { formatAuditLog } from "./format-audit-log.js";
 import { formatReservations } from "./format-reservations.js";
+import { formatUsage } from "./format-usage.js";
 
 function organizationLines(organization: Organization): string[] {
   return [
@@ -28,7 +38,7 @@ function keyLine(key: ApiKeyInfo): string {
       : key.status === "expired"
         ? `expired ${key.expiresAt}`
         : `active, ${key.expiresAt ? `expires ${key.expiresAt}` : "no expiry"}`;
-  return `${key.keyId}  ${key.displayPrefix}…  ${state}  created ${key.createdAt}  last used ${key.lastUsedAt ?? "never"}`;
+  return `${key.keyId}  ${key.displayPrefix}…  ${state}${key.label ? `  "${key.label}"` : ""}  created ${key.createdAt}  last used ${key.lastUsedAt ?? "never"}`;
 }
 
 /** The readable rendering of an admin verb's result (without --json). */
@@ -74,8 +84,23 @@ export function formatAdminResult(request: AdminRequest, result: AdminResult): s
       const keys = result.apiKeys as ApiKeyInfo[];
       return keys.length === 0 ? `no keys for ${result.orgId}` : keys.map(keyLine).join("\n");
     }
+    case "member.invite":
+    case "operator.invite": {
+      const invite = result.invite as DashboardInvite;
+      return [
+        `${invite.role === "operator" ? "operator" : `member of ${invite.orgId}`} ${invite.email}: one-time sign-in link, valid until ${invite.expiresAt}`,
+        "",
+        `  ${result.link as string}`,
+        "",
+        "It works once; send it to that person only. A new invite makes a new link.",
+      ].join("\n");
+    }
     case "reservations.list":
     case "reservations.reconcile":
       return formatReservations(request, result);
+    case "usage":
+      return formatUsage(result as unknown as OrganizationUsage);
+    case "audit.list":
+      return formatAuditLog(result as unknown as AuditLogPage);
   }
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { runCli } from "./run-cli.js";
 
 interface StartCommand {
@@ -12,15 +14,29 @@ if (argv[0] === "start") {
   await runStart(argv.slice(1));
 } else {
   const databaseUrl = process.env.DATABASE_URL;
+  const dataDir = process.env.HUB_DATA_DIR || ".data";
   process.exitCode = await runCli(
     argv,
     {
-      dataDir: process.env.HUB_DATA_DIR || ".data",
+      dataDir,
       ...(databaseUrl ? { databaseUrl } : {}),
+      dashboardUrl: dashboardUrl(dataDir),
     },
     {
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
     },
   );
+}
+
+/** The configured public origin, else the running stack's dashboardUrl (dev.json), else DASHBOARD_PORT. */
+function dashboardUrl(dataDir: string): string {
+  if (process.env.DASHBOARD_PUBLIC_ORIGIN) return process.env.DASHBOARD_PUBLIC_ORIGIN.replace(/\/$/, "");
+  try {
+    const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as { dashboardUrl?: unknown };
+    if (typeof dev.dashboardUrl === "string") return dev.dashboardUrl;
+  } catch {
+    // No running stack has written its URLs.
+  }
+  return `http://127.0.0.1:${process.env.DASHBOARD_PORT || 8081}`;
 }

@@ -19,7 +19,10 @@ interface VerbSpec {
 
 const ENVIRONMENT = `Environment:
   HUB_DATA_DIR   data dir of the embedded database (default .data)
-  DATABASE_URL   PostgreSQL server; when set, the data dir's database is not used`;
+  DATABASE_URL   PostgreSQL server; when set, the data dir's database is not used
+  DASHBOARD_PUBLIC_ORIGIN, DASHBOARD_PORT
+                 where invite links point: that origin, else the running stack's dashboardUrl
+                 (dev.json), else http://127.0.0.1:DASHBOARD_PORT (8081)`;
 
 export const TOP_USAGE = `Usage: hub <command> [options]
 
@@ -32,12 +35,17 @@ Commands:
   admin project create --org ORG [--origin URL]...   create the organization's project
   admin project origins --project P --origin URL...  replace a project's allowed origins
   admin project show P                               show a project
-  admin key create --org ORG [--expires DURATION]    create an API key (shown once)
+  admin key create --org ORG [--expires DURATION] [--label TEXT]
+                                                     create an API key (shown once)
   admin key revoke KEY_ID                            revoke an API key
   admin key list --org ORG                           list an organization's keys
+  admin member invite --org ORG --email E            a one-time dashboard sign-in link for a member (24 h)
+  admin operator invite --email E                    a one-time dashboard sign-in link for an operator (24 h)
   admin reservations list [--state S] [--org ORG]    list submission reservations, oldest first
   admin reservations reconcile HUB_ORDER_ID (--opened ONCHAIN_ORDER_ID | --not-opened) [--note TEXT]
                                                      settle a reservation whose outcome is unknown
+  admin usage --org ORG [--hours N]                  an organization's calls per hour (last 24 h)
+  admin audit list [--org ORG] [--limit N] [--after ID]  the admin actions, newest first
 
 Every admin verb takes --json and then prints exactly one JSON object.
 Exit codes: 0 done, 1 refused or failed, 2 bad arguments.
@@ -45,12 +53,14 @@ Exit codes: 0 done, 1 refused or failed, 2 bad arguments.
 
 ${ENVIRONMENT}`;
 
-const ADMIN_USAGE = `Usage: hub admin <org|project|key|reservations> <verb> [options] [--json]
+const ADMIN_USAGE = `Usage: hub admin <org|project|key|member|operator|reservations|usage|audit> <verb> [options] [--json]
 
   org create --name NAME | org list [--limit N] [--after ORG] | org show ORG
   project create --org ORG [--origin URL]... | project origins --project P --origin URL... | project show P
-  key create --org ORG [--expires DURATION] | key revoke KEY_ID | key list --org ORG
+  key create --org ORG [--expires DURATION] [--label TEXT] | key revoke KEY_ID | key list --org ORG
+  member invite --org ORG --email E | operator invite --email E
   reservations list [--state S] [--org ORG] | reservations reconcile HUB_ORDER_ID (--opened ID | --not-opened) [--note TEXT]
+  usage --org ORG [--hours N] | audit list [--org ORG] [--limit N] [--after ID]
 
 A change is in force at the gateway within 2 seconds.
 
@@ -127,8 +137,8 @@ const VERBS: Record<string, VerbSpec> = {
   },
   "key create": {
     usage:
-      "Usage: hub admin key create --org ORG_ID [--expires DURATION] [--json]\n\nDURATION is a number and a unit: 45s, 90m, 12h, 30d. Without it the key does not expire.\nThe key is printed once and stored only as its SHA-256.",
-    options: { org: text, expires: text, json },
+      "Usage: hub admin key create --org ORG_ID [--expires DURATION] [--label TEXT] [--json]\n\nDURATION is a number and a unit: 45s, 90m, 12h, 30d. Without it the key does not expire.\nLABEL names the key in the dashboard (1 to 100 characters).\nThe key is printed once and stored only as its SHA-256.",
+    options: { org: text, expires: text, label: text, json },
     positionals: 0,
     build(values, _, fail) {
       const request: AdminRequest = { verb: "key.create", orgId: required(values, "org", fail) };
@@ -138,6 +148,7 @@ const VERBS: Record<string, VerbSpec> = {
           fail(`--expires ${values.expires}: write a number and a unit, e.g. 30d, 12h, 90m, 45s`);
         request.expiresInSeconds = seconds;
       }
+      if (typeof values.label === "string") request.label = values.label;
       return request;
     },
   },
@@ -155,6 +166,26 @@ const VERBS: Record<string, VerbSpec> = {
     positionals: 0,
     build: (values, _, fail) => ({ verb: "key.list", orgId: required(values, "org", fail) }),
   },
+};
+
+VERBS["member invite"] = {
+  usage:
+    "Usage: hub admin member invite --org ORG_ID --email EMAIL [--json]\n\nMakes the member's dashboard account (on the first invite) and prints a one-time sign-in link,\nvalid 24 hours: the member sets a password on first use.",
+  options: { org: text, email: text, json },
+  positionals: 0,
+  build: (values, _, fail) => ({
+    verb: "member.invite",
+    orgId: required(values, "org", fail),
+    email: required(values, "email", fail),
+  }),
+};
+
+VERBS["operator invite"] = {
+  usage:
+    "Usage: hub admin operator invite --email EMAIL [--json]\n\nMakes an operator's dashboard account (on the first invite) and prints a one-time sign-in link,\nvalid 24 hours.",
+  options: { email: text, json },
+  positionals: 0,
+  build: (values, _, fail) => ({ verb: "operator.invite", email: required(values, "email", fail) }),
 };
 
 VERBS["reservations list"] = {
@@ -192,6 +223,42 @@ VERBS["reservations reconcile"] = {
   },
 };
 
+VERBS.usage = {
+  usage: `Usage: hub admin usage --org ORG_ID [--hours N] [--json]\n\nThe organization's calls per hour as the gateways counted them (written once a minute): requests by\ncredential kind, refusals by code and lockouts; the last 24 hours by default (at most ${adminLimits.maxUsageHours}).`,
+  options: { org: text, hours: text, json },
+  positionals: 0,
+  build(values, _, fail) {
+    const request: AdminRequest = { verb: "usage", orgId: required(values, "org", fail) };
+    if (typeof values.hours === "string") {
+      const most = adminLimits.maxUsageHours;
+      if (!/^[1-9][0-9]*$/.test(values.hours) || Number(values.hours) > most) {
+        fail(`--hours must be a whole number from 1 to ${most}`);
+      }
+      request.hours = Number(values.hours);
+    }
+    return request;
+  },
+};
+
+VERBS["audit list"] = {
+  usage: `Usage: hub admin audit list [--org ORG_ID] [--limit N] [--after ID] [--json]\n\nEvery admin action that changed something (who, when, what, from the CLI or the dashboard), newest\nfirst, 50 a page by default (at most ${adminLimits.maxAuditPage}); --after takes the last id of the previous page.`,
+  options: { org: text, limit: text, after: text, json },
+  positionals: 0,
+  build(values, _, fail) {
+    const request: AdminRequest = { verb: "audit.list" };
+    if (typeof values.limit === "string") {
+      const most = adminLimits.maxAuditPage;
+      if (!/^[1-9][0-9]*$/.test(values.limit) || Number(values.limit) > most) {
+        fail(`--limit must be a whole number from 1 to ${most}`);
+      }
+      request.limit = Number(values.limit);
+    }
+    if (typeof values.org === "string") request.orgId = values.org;
+    if (typeof values.after === "string") request.after = values.after;
+    return request;
+  },
+};
+
 function required(values: Values, name: string, fail: (message: string) => never): string {
   const value = values[name];
   if (typeof value !== "string" || value.length === 0) fail(`--${name} is required`);
@@ -213,9 +280,12 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   if (command !== "admin") throw new UsageError(`unknown command ${command}`, TOP_USAGE);
 
-  const [resource, verb, ...args] = rest;
+  const [resource, verb] = rest;
   if (resource === undefined || isHelp(resource)) return { kind: "help", text: ADMIN_USAGE };
-  const spec = VERBS[`${resource} ${verb}`];
+  // A resource that is its own verb (`hub admin usage`) takes every argument after it.
+  const single = Object.hasOwn(VERBS, resource) ? VERBS[resource] : undefined;
+  const spec = single ?? VERBS[`${resource} ${verb}`];
+  const args = rest.slice(single ? 1 : 2);
   if (spec === undefined) {
     const known = Object.keys(VERBS).some((name) => name.startsWith(`${resource} `));
     if (known && verb !== undefined && isHelp(verb)) return { kind: "help", text: ADMIN_USAGE };

@@ -1,3 +1,4 @@
+import { userInfo } from "node:os";
 import type { StoreConfig } from "@hub/store";
 import { AdminChannelUnreachable, isProcessAlive, sendAdminRequest } from "./admin-channel-client.js";
 import { readAdminChannelFile } from "./admin-channel-file.js";
@@ -10,6 +11,8 @@ import { UsageError } from "./usage-error.js";
 export interface CliConfig {
   dataDir: string;
   databaseUrl?: string;
+  /** Where the printed invite links point (`<dashboardUrl>/sign-in/<token>`). */
+  dashboardUrl?: string;
 }
 
 export interface CliIo {
@@ -69,7 +72,14 @@ async function runLocally(config: CliConfig, request: AdminRequest): Promise<Adm
   try {
     const reservations = hubApp?.createReservationBook(store.sql);
     return await executeAdminRequest(
-      createAdmin({ store: store.access, ...(reservations ? { reservations } : {}) }),
+      createAdmin({
+        store: store.access,
+        accounts: store.dashboard,
+        usage: store.usage,
+        audit: store.audit,
+        actor: { source: "cli", user: userInfo().username },
+        ...(reservations ? { reservations } : {}),
+      }),
       request,
     );
   } catch (error) {
@@ -126,7 +136,11 @@ export async function runCli(argv: readonly string[], config: CliConfig, io: Cli
       );
       return 0;
     }
-    const result = await runAdminRequest(config, command.request);
+    let result = await runAdminRequest(config, command.request);
+    if (command.request.verb === "member.invite" || command.request.verb === "operator.invite") {
+      const { token } = result.invite as { token: string };
+      result = { ...result, link: `${config.dashboardUrl ?? "http://127.0.0.1:8081"}/sign-in/${token}` };
+    }
     io.stdout(json ? `${JSON.stringify(result)}\n` : `${formatAdminResult(command.request, result)}\n`);
     return 0;
   } catch (error) {

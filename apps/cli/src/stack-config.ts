@@ -29,6 +29,16 @@ export const stackConfigSchema = z.object({
     .optional()
     .describe("Redis for shared counters across replicas; unset keeps counters in memory."),
   GATEWAY_PORT: port.default(8080).describe("Public gateway listener (base URL http://127.0.0.1:PORT/v1)."),
+  DASHBOARD_PORT: port
+    .default(8081)
+    .describe("Dashboard listener on 127.0.0.1 (members and operators sign in here)."),
+  DASHBOARD_PUBLIC_ORIGIN: z
+    .string()
+    .url()
+    .optional()
+    .describe(
+      "The dashboard's origin as browsers reach it (checked against Origin; https makes cookies Secure); defaults to http://127.0.0.1:DASHBOARD_PORT.",
+    ),
   HUB_PORT: port.default(8090).describe("Hub listener (calls only from the gateway, with its credential)."),
   DEVNET_PORT: port.default(4000).describe("Devnet control, aggregator and solver APIs."),
   DEVNET_RPC_PORTS: portList.default([8545, 8546]).describe("The two devnet chains' JSON-RPC ports."),

@@ -3,9 +3,16 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createAdmin } from "@hub/admin";
+import { systemClock } from "@hub/clock";
 import { type Counters, createMemoryCounters, createRedisCounters } from "@hub/counters";
+import { createDashboardApp } from "@hub/dashboard-app";
 import { createDevnet, type Devnet } from "@hub/devnet-app";
-import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
+import {
+  createCredentialResolver,
+  createGatewayApp,
+  createInProcessHubTransport,
+  createUsageTally,
+} from "@hub/gateway-app";
 import {
   createChainFactsStore,
   createHubApp,
@@ -26,14 +33,16 @@ import { parseStackConfig, type StackConfig } from "./stack-config.js";
 /** What `.data/dev.json` holds once the stack is ready (DESIGN §4). */
 export interface DevFile {
   baseUrl: string;
-  /** The operator dashboard is not built yet; null until it is. */
-  dashboardUrl: string | null;
+  dashboardUrl: string;
+  /** A one-time link signing in a member of the development organization; null without the devnet. */
+  dashboardSignInUrl: string | null;
   hubUrl: string;
   devnetUrl: string | null;
-  orgId: string;
-  apiKey: string;
-  projectId: string;
-  allowedOrigin: string;
+  /** The development organization, its project and key; null without the devnet (HUB_DEVNET=0). */
+  orgId: string | null;
+  apiKey: string | null;
+  projectId: string | null;
+  allowedOrigin: string | null;
   chains: { chainDomain: string; chainId: number; rpcUrl: string }[];
   accounts: { address: string; privateKey: string }[];
 }
@@ -44,6 +53,9 @@ export interface RunningStack {
   devFile: string;
   stop(): Promise<void>;
 }
+
+/** The member account of the development organization that dashboardSignInUrl signs in. */
+const DEVELOPMENT_MEMBER_EMAIL = "developer@example.com";
 
 async function readPreviousKey(devFile: string): Promise<string | undefined> {
   try {
@@ -63,7 +75,8 @@ async function writeFileAtomically(path: string, text: string): Promise<void> {
 /**
  * Starts the whole stack in this process on the given configuration: the store, the devnet (unless
  * HUB_DEVNET=0), the hub on HUB_PORT, the gateway on GATEWAY_PORT with the in-process way to the hub,
- * and the development organization; writes dev.json once everything answers.
+ * the dashboard on DASHBOARD_PORT, and (with the devnet) the development organization with a one-time
+ * sign-in link for its member; writes dev.json once everything answers.
  */
 export async function startStack(config: StackConfig, logger: Logger): Promise<RunningStack> {
   const cleanup: Array<() => Promise<void>> = [];
@@ -167,7 +180,14 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     cleanup.push(() => hub.close());
     const hubUrl = await hub.app.listen({ host: "127.0.0.1", port: config.HUB_PORT });
 
-    const admin = createAdmin({ store: store.access, reservations: createReservationBook(store.sql) });
+    const reservations = createReservationBook(store.sql);
+    const admin = createAdmin({
+      store: store.access,
+      accounts: store.dashboard,
+      reservations,
+      usage: store.usage,
+      audit: store.audit,
+    });
     // `hub admin` reaches the running stack through this channel, since a PGlite dir has one opener.
     const adminChannel = await startAdminChannel({
       admin,
@@ -175,16 +195,23 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       logger: logger.child({ part: "admin" }),
     });
     cleanup.push(() => adminChannel.stop());
-    const development = await admin.ensureDevelopmentAccess({
-      allowedOrigin: config.HUB_DEV_ORIGIN,
-      ...(await readPreviousKey(devFile).then((key) => (key ? { previousKey: key } : {}))),
-    });
+    const development = config.HUB_DEVNET
+      ? await admin.ensureDevelopmentAccess({
+          allowedOrigin: config.HUB_DEV_ORIGIN,
+          ...(await readPreviousKey(devFile).then((key) => (key ? { previousKey: key } : {}))),
+        })
+      : undefined;
 
     const credentials = createCredentialResolver(
       {},
       { store: store.access, logger: logger.child({ part: "gateway" }) },
     );
     cleanup.push(() => credentials.close());
+    const usage = createUsageTally(
+      {},
+      { store: store.usage, logger: logger.child({ part: "gateway" }), clock: systemClock },
+    );
+    cleanup.push(() => usage.close());
     const gateway = createGatewayApp({
       config: {
         hubCredential: gatewaySecret,
@@ -196,19 +223,37 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       counters,
       transport: createInProcessHubTransport(hub),
       logger: logger.child({ part: "gateway" }),
+      usage,
     });
     cleanup.push(() => gateway.close());
     const gatewayUrl = await gateway.listen({ host: "127.0.0.1", port: config.GATEWAY_PORT });
 
+    const dashboard = createDashboardApp({
+      config: {
+        apiBaseUrl: `${gatewayUrl}/v1`,
+        ...(config.DASHBOARD_PUBLIC_ORIGIN ? { publicOrigin: config.DASHBOARD_PUBLIC_ORIGIN } : {}),
+      },
+      store: { access: store.access, dashboard: store.dashboard, usage: store.usage, audit: store.audit },
+      reservations,
+      counters,
+      logger: logger.child({ part: "dashboard" }),
+    });
+    cleanup.push(() => dashboard.close());
+    const dashboardUrl = await dashboard.listen({ host: "127.0.0.1", port: config.DASHBOARD_PORT });
+    const signIn = development
+      ? await admin.inviteMember({ orgId: development.orgId, email: DEVELOPMENT_MEMBER_EMAIL })
+      : undefined;
+
     const dev: DevFile = {
       baseUrl: `${gatewayUrl}/v1`,
-      dashboardUrl: null,
+      dashboardUrl,
+      dashboardSignInUrl: signIn ? `${dashboardUrl}/sign-in/${signIn.invite.token}` : null,
       hubUrl,
       devnetUrl: devnet?.url ?? null,
-      orgId: development.orgId,
-      apiKey: development.apiKey,
-      projectId: development.projectId,
-      allowedOrigin: development.allowedOrigin,
+      orgId: development?.orgId ?? null,
+      apiKey: development?.apiKey ?? null,
+      projectId: development?.projectId ?? null,
+      allowedOrigin: development?.allowedOrigin ?? null,
       chains: (devnet?.manifest.chains ?? []).map(({ chainDomain, chainId, rpcUrl }) => ({
         chainDomain,
         chainId,
@@ -238,7 +283,9 @@ export async function runStart(
   console.log(`hub             ${dev.hubUrl}`);
   if (dev.devnetUrl) console.log(`devnet          ${dev.devnetUrl}`);
   for (const chain of dev.chains) console.log(`chain           ${chain.chainDomain} ${chain.rpcUrl}`);
-  console.log("dashboard       not built yet");
+  console.log(`dashboard       ${dev.dashboardUrl}`);
+  if (dev.dashboardSignInUrl)
+    console.log(`dashboard link  ${dev.dashboardSignInUrl}  (one-time sign-in, 24 h)`);
   console.log(`dev file        ${stack.devFile}`);
   console.log(`ready in ${Math.round(performance.now() - startedAt)} ms: ${dev.baseUrl}`);
 

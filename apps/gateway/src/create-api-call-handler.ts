@@ -18,6 +18,7 @@ import type { Logger } from "pino";
 import { corsHeaders, preflightHeaders } from "./cors-headers.js";
 import type { CredentialResolver } from "./create-credential-resolver.js";
 import { createDeadlines, TIMED_OUT } from "./create-deadlines.js";
+import type { UsageCredentialKind, UsageTally } from "./create-usage-tally.js";
 import type { GatewayConfig } from "./gateway-config.js";
 import type { GatewayMetrics } from "./gateway-metrics.js";
 import { HubTransportError } from "./hub-transport-error.js";
@@ -53,6 +54,11 @@ interface CallContext {
   /** Headers every answer to this call carries: CORS on project-id calls, RateLimit once a credential is accepted. */
   readonly headers: Record<string, string>;
   reachedHub: boolean;
+  /** Set once the organization is known; the call then counts in its usage. */
+  orgId: string | undefined;
+  credentialKind: UsageCredentialKind;
+  /** The answer's error code, '' for a success: the usage counters' code. */
+  answerCode: string;
 }
 
 export interface ApiCallHandlerDeps {
@@ -63,6 +69,7 @@ export interface ApiCallHandlerDeps {
   readonly metrics: GatewayMetrics;
   readonly logger: Logger;
   readonly clock: Clock;
+  readonly usage: UsageTally | undefined;
 }
 
 /** Answers one /v1 call on Node's own request and response; the request id is the gateway's. */
@@ -72,13 +79,24 @@ export type ApiCallHandler = (
   requestId: string,
 ) => Promise<void>;
 
+/** The first error code of a hub envelope; "unknown" when the body names none. */
+function envelopeErrorCode(body: Buffer): string {
+  try {
+    const code = (JSON.parse(body.toString("utf8")) as { errors?: { error_code?: unknown }[] }).errors?.[0]
+      ?.error_code;
+    return typeof code === "string" && code in errorCatalogue ? code : "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
 /**
  * Answers one /v1 call, in the spec's order (Common rule 5 and Authentication): lockout, route,
  * credential, origin, route open to the credential, body size, rate pools; then the hub. Every refusal
  * is the envelope with the catalogue's status; hub answers pass back unchanged.
  */
 export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
-  const { config, credentials, counters, transport, metrics, logger, clock } = deps;
+  const { config, credentials, counters, transport, metrics, logger, clock, usage } = deps;
   const deadlines = createDeadlines();
 
   function send(
@@ -109,6 +127,7 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     if (extra.retryAfterMs !== undefined) {
       headers["retry-after"] = String(Math.max(1, Math.ceil(extra.retryAfterMs / 1000)));
     }
+    call.answerCode = code;
     send(response, call, errorCatalogue[code].status, headers, Buffer.from(JSON.stringify(envelope)));
     return code;
   }
@@ -220,6 +239,7 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     }
     if (answer.headers[hubHeaders.requestId] === undefined) answerHeaders["x-request-id"] = call.requestId;
     Object.assign(answerHeaders, call.headers);
+    if (answer.statusCode >= 300 && usage !== undefined) call.answerCode = envelopeErrorCode(answer.body);
     send(response, call, answer.statusCode, answerHeaders, answer.body);
     return answer.statusCode === 200 ? "OK" : "hub";
   }
@@ -253,6 +273,7 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     const ip = call.ip;
     const lockout = await counters.peek(lockoutKey(ip), config.lockoutWindowMs);
     if (lockout.count >= config.lockoutFailures) {
+      if (usage !== undefined) await identifyLockedOut(call, headers);
       return refuse(response, call, "EPX0081", { retryAfterMs: lockout.windowEndMs - clock.now() });
     }
 
@@ -281,6 +302,8 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
           return refuse(response, call, check.code);
         }
         orgId = check.orgId;
+        call.orgId = orgId;
+        call.credentialKind = "api_key";
         pools = [{ key: `gw:org:${orgId}`, rule: config.organizationPool, code: "EPX0080" }];
       } else {
         const check = await credentials.checkProject(parsed.projectId);
@@ -288,6 +311,8 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
           await countFailure(ip);
           return refuse(response, call, check.code);
         }
+        call.orgId = check.orgId;
+        call.credentialKind = "project_id";
         if (origin !== undefined && !check.allowedOrigins.has(origin))
           return refuse(response, call, "EPX0010");
         orgId = check.orgId;
@@ -330,6 +355,14 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     return forward(request, response, call, route, { url: forwardedUrl, orgId, body: read.body });
   }
 
+  /** A locked-out call counts for the organization its credential names, when the cache knows it. */
+  async function identifyLockedOut(call: CallContext, headers: IncomingMessage["headers"]): Promise<void> {
+    const parsed = parseCredential(headers);
+    if (!parsed.ok) return;
+    call.orgId = await credentials.cachedOrganization(parsed);
+    call.credentialKind = parsed.kind === "key" ? "api_key" : "project_id";
+  }
+
   function clientAddress(request: IncomingMessage): string {
     const peer = request.socket.remoteAddress ?? "unknown";
     if (!config.trustProxy) return peer;
@@ -347,6 +380,9 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
       operation: "none",
       headers: {},
       reachedHub: false,
+      orgId: undefined,
+      credentialKind: "api_key",
+      answerCode: "",
     };
     let code: string;
     try {
@@ -360,6 +396,9 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
       code = response.headersSent
         ? "unknown"
         : refuse(response, call, call.reachedHub ? "EPX0051" : "EPX0053");
+    }
+    if (usage !== undefined && call.orgId !== undefined) {
+      usage.count(call.orgId, call.credentialKind, code === "unknown" ? "unknown" : call.answerCode);
     }
     const ms = performance.now() - started;
     metrics.observe(call.operation, code, call.status, ms / 1000);

@@ -35,6 +35,13 @@ export type ProjectCheck =
 export interface CredentialResolver {
   checkKey(key: string): Promise<KeyCheck>;
   checkProject(projectId: string): Promise<ProjectCheck>;
+  /**
+   * The organization of a credential the cache holds now, without a store lookup (so a locked-out
+   * caller costs no query); undefined when it is not cached or not valid.
+   */
+  cachedOrganization(
+    credential: { kind: "key"; key: string } | { kind: "project"; projectId: string },
+  ): Promise<string | undefined>;
   /** Writes the pending last-used marks and stops the flush timer. */
   close(): Promise<void>;
 }
@@ -65,6 +72,12 @@ export function createCredentialResolver(
   const keys = new Map<string, Cached<KeyRow>>();
   const projects = new Map<string, Cached<ProjectRow>>();
   let usedKeyIds = new Set<string>();
+
+  function cachedOnly<T>(cache: Map<string, Cached<T>>, id: string): Promise<T | undefined> {
+    const hit = cache.get(id);
+    if (!hit || hit.expiresAtMs <= clock.now()) return Promise.resolve(undefined);
+    return hit.lookup.catch(() => undefined);
+  }
 
   // Concurrent lookups of one credential share one store query; a failed query is not cached.
   function cached<T>(cache: Map<string, Cached<T>>, id: string, load: () => Promise<T>): Promise<T> {
@@ -128,6 +141,18 @@ export function createCredentialResolver(
         orgId: row.orgId,
         allowedOrigins: row.allowedOrigins,
       };
+    },
+
+    async cachedOrganization(credential) {
+      if (credential.kind === "project") return (await cachedOnly(projects, credential.projectId))?.orgId;
+      const row = await cachedOnly(keys, hashApiKey(credential.key));
+      if (
+        !row ||
+        row.revokedAt !== null ||
+        (row.expiresAt !== null && row.expiresAt.getTime() <= clock.now())
+      )
+        return undefined;
+      return row.orgId;
     },
 
     async close() {

@@ -27,6 +27,7 @@ import type { Logger } from "pino";
 import { Registry } from "prom-client";
 import { createApiCallHandler } from "./create-api-call-handler.js";
 import type { CredentialResolver } from "./create-credential-resolver.js";
+import type { UsageTally } from "./create-usage-tally.js";
 import { type GatewayConfigInput, gatewayConfigSchema } from "./gateway-config.js";
 import { createGatewayMetrics } from "./gateway-metrics.js";
 
@@ -40,6 +41,8 @@ export interface GatewayAppDeps {
   /** Registry /metrics serves; a fresh one when absent. */
   readonly metrics?: Registry;
   readonly clock?: Clock;
+  /** Counts each organization's calls for the usage page; the caller closes it after the gateway. */
+  readonly usage?: UsageTally;
 }
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
@@ -102,6 +105,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
     metrics: createGatewayMetrics(registry),
     logger: deps.logger,
     clock: deps.clock ?? systemClock,
+    usage: deps.usage,
   });
   const requestTimeoutMs =
     Math.max(config.quoteTimeoutMs, config.timeoutMs, config.bodyReadTimeoutMs) + 5_000;

@@ -5,3 +5,4 @@ export * from "./create-in-process-hub-transport.js";
 export * from "./gateway-config.js";
 export * from "./hub-transport-error.js";
 export * from "./parse-credential.js";
+export * from "./create-usage-tally.js";

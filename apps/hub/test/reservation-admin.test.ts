@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { type Admin, AdminRefusal, createAdmin } from "@hub/admin";
-import { createAccessStore, createTestDatabases, type TestDatabase } from "@hub/store";
+import { createAccessStore, createAuditStore, createTestDatabases, type TestDatabase } from "@hub/store";
 import { createReservationBook } from "../src/index.js";
 import { seedReservation } from "./store/submission-rows.js";
 
@@ -69,6 +69,36 @@ for (const { driver, skip } of databases.drivers) {
       await assert.rejects(
         admin.reconcileReservation({ hubOrderId: other, opened: { onchainOrderId: recomputed } }),
         refusedWith("onchain-order-id-taken"),
+      );
+    });
+
+    test("a reconcile writes one audit entry with the finding; a refused one writes none", async () => {
+      const audited = createAdmin({
+        store: createAccessStore(db.sql),
+        reservations: createReservationBook(db.sql),
+        audit: createAuditStore(db.sql),
+        actor: { source: "dashboard", accountId: "acc_op", email: "op@example.com" },
+      });
+      const auditedOrg = `org_${randomBytes(6).toString("hex")}`;
+      const acked = await seedReservation(db.sql, { orgId: auditedOrg, state: "acked" });
+      await assert.rejects(
+        audited.reconcileReservation({ hubOrderId: acked, opened: false }),
+        refusedWith("reservation-not-pending"),
+      );
+      const unknown = await seedReservation(db.sql, { orgId: auditedOrg, state: "unknown" });
+      await audited.reconcileReservation({ hubOrderId: unknown, opened: false, note: "upstream has none" });
+      const { entries } = await audited.listAuditLog({ orgId: auditedOrg });
+      assert.deepEqual(
+        entries.map((e) => [e.action, e.source, e.actor, e.target, e.detail]),
+        [
+          [
+            "reservation.mark-not-opened",
+            "dashboard",
+            "op@example.com",
+            unknown,
+            { state: "released", onchainOrderId: null, note: "upstream has none" },
+          ],
+        ],
       );
     });
   });

@@ -31,6 +31,7 @@ export interface Project {
 export interface ApiKeyInfo {
   keyId: string;
   orgId: string;
+  label: string | null;
   displayPrefix: string;
   status: ApiKeyStatus;
   createdAt: string;
@@ -43,6 +44,7 @@ export interface ApiKeyInfo {
 export interface CreatedApiKey {
   keyId: string;
   orgId: string;
+  label: string | null;
   key: string;
   displayPrefix: string;
   createdAt: string;
@@ -78,8 +80,17 @@ export interface AccessAdmin {
   showProject(input: { projectId: string }): Promise<{ project: Project }>;
   /** Replaces the project's allowed origins with exactly these. */
   setProjectOrigins(input: { projectId: string; origins: readonly string[] }): Promise<{ project: Project }>;
-  createKey(input: { orgId: string; expiresInSeconds?: number }): Promise<{ apiKey: CreatedApiKey }>;
-  revokeKey(input: { keyId: string }): Promise<{ apiKey: ApiKeyInfo }>;
+  /** Adds one origin (normalised) to the project's list; adding one already there changes nothing. */
+  addProjectOrigin(input: { projectId: string; origin: string }): Promise<{ project: Project }>;
+  /** Removes one origin from the project's list; removing one not there changes nothing. */
+  removeProjectOrigin(input: { projectId: string; origin: string }): Promise<{ project: Project }>;
+  createKey(input: {
+    orgId: string;
+    expiresInSeconds?: number;
+    label?: string;
+  }): Promise<{ apiKey: CreatedApiKey }>;
+  /** With orgId, a key of another organization is refused as not found (and stays as it is). */
+  revokeKey(input: { keyId: string; orgId?: string }): Promise<{ apiKey: ApiKeyInfo }>;
   listKeys(input: { orgId: string }): Promise<{ orgId: string; apiKeys: ApiKeyInfo[] }>;
   /**
    * The development organization, its project (with allowedOrigin among its origins) and a working
@@ -114,6 +125,22 @@ function projectOut(record: ProjectRecord): Project {
   };
 }
 
+/** A key's label: trimmed, 1 to 100 characters, no control characters. */
+export function normaliseKeyLabel(input: string): string {
+  const label = input.trim();
+  if (label.length < 1 || label.length > adminLimits.maxKeyLabelLength) {
+    throw new AdminRefusal(
+      "invalid-argument",
+      `a key's label must be 1 to ${adminLimits.maxKeyLabelLength} characters`,
+    );
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\u0000-\u001f\u007f]/.test(label)) {
+    throw new AdminRefusal("invalid-argument", "a key's label cannot hold control characters");
+  }
+  return label;
+}
+
 function normaliseOrigins(origins: readonly string[]): string[] {
   return [...new Set(origins.map(normaliseOrigin))];
 }
@@ -131,6 +158,7 @@ export function createAccessAdmin(deps: AccessAdminDeps): AccessAdmin {
   const keyOut = (record: ApiKeyRecord): ApiKeyInfo => ({
     keyId: record.keyId,
     orgId: record.orgId,
+    label: record.label,
     displayPrefix: record.displayPrefix,
     status: apiKeyStatus(record, now()),
     createdAt: record.createdAt.toISOString(),
@@ -139,7 +167,16 @@ export function createAccessAdmin(deps: AccessAdminDeps): AccessAdmin {
     lastUsedAt: record.lastUsedAt?.toISOString() ?? null,
   });
 
-  const createKey = async ({ orgId, expiresInSeconds }: { orgId: string; expiresInSeconds?: number }) => {
+  const createKey = async ({
+    orgId,
+    expiresInSeconds,
+    label,
+  }: {
+    orgId: string;
+    expiresInSeconds?: number;
+    label?: string;
+  }) => {
+    const keyLabel = label === undefined ? null : normaliseKeyLabel(label);
     if (
       expiresInSeconds !== undefined &&
       (!Number.isInteger(expiresInSeconds) ||
@@ -156,6 +193,7 @@ export function createAccessAdmin(deps: AccessAdminDeps): AccessAdmin {
     const record = await store.insertApiKey({
       keyId: newResourceId("key_"),
       orgId,
+      label: keyLabel,
       keyHash: hashApiKey(key),
       displayPrefix: apiKeyDisplayPrefix(key),
       createdAt,
@@ -166,6 +204,7 @@ export function createAccessAdmin(deps: AccessAdminDeps): AccessAdmin {
     const apiKey: CreatedApiKey = {
       keyId: record.keyId,
       orgId: record.orgId,
+      label: record.label,
       key,
       displayPrefix: record.displayPrefix,
       createdAt: record.createdAt.toISOString(),
@@ -239,11 +278,25 @@ export function createAccessAdmin(deps: AccessAdminDeps): AccessAdmin {
       return { project: projectOut(record) };
     },
 
+    async addProjectOrigin({ projectId, origin }) {
+      if (!(await store.addProjectOrigin(projectId, normaliseOrigin(origin))))
+        throw projectNotFound(projectId);
+      return { project: projectOut((await store.getProject(projectId))!) };
+    },
+
+    async removeProjectOrigin({ projectId, origin }) {
+      if (!(await store.removeProjectOrigin(projectId, origin))) throw projectNotFound(projectId);
+      return { project: projectOut((await store.getProject(projectId))!) };
+    },
+
     createKey,
 
-    async revokeKey({ keyId }) {
+    async revokeKey({ keyId, orgId }) {
+      const notFound = () => new AdminRefusal("key-not-found", `key ${keyId} does not exist`);
+      // A key never changes organization, so the check before the revoke cannot go stale.
+      if (orgId !== undefined && (await store.getApiKey(keyId))?.orgId !== orgId) throw notFound();
       const record = await store.revokeApiKey(keyId, now());
-      if (!record) throw new AdminRefusal("key-not-found", `key ${keyId} does not exist`);
+      if (!record) throw notFound();
       return { apiKey: keyOut(record) };
     },
 

@@ -1,6 +1,8 @@
 export type AdminRefusalCode =
   | "invalid-argument"
   | "invalid-origin"
+  | "invalid-email"
+  | "account-exists"
   | "organization-not-found"
   | "project-not-found"
   | "key-not-found"

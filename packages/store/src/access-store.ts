@@ -18,6 +18,8 @@ export interface ProjectRecord {
 export interface ApiKeyRecord {
   keyId: string;
   orgId: string;
+  /** A person's name for the key; null when none was given. */
+  label: string | null;
   displayPrefix: string;
   createdAt: Date;
   expiresAt: Date | null;
@@ -65,10 +67,13 @@ export interface AccessStore {
   setProjectOrigins(projectId: string, origins: readonly string[]): Promise<ProjectRecord | undefined>;
   /** Adds one origin if missing; false when the project does not exist. */
   addProjectOrigin(projectId: string, origin: string): Promise<boolean>;
+  /** Removes one origin if present; false when the project does not exist. */
+  removeProjectOrigin(projectId: string, origin: string): Promise<boolean>;
   /** undefined when the organization does not exist. */
   insertApiKey(input: {
     keyId: string;
     orgId: string;
+    label?: string | null;
     keyHash: string;
     displayPrefix: string;
     createdAt: Date;
@@ -113,6 +118,7 @@ interface ProjectRow {
 interface ApiKeyRow {
   id: string;
   org_id: string;
+  label: string | null;
   display_prefix: string;
   created_at: Date;
   expires_at: Date | null;
@@ -124,7 +130,7 @@ const ORGANIZATION_COLUMNS = `o.id, o.name, o.created_at, p.id AS project_id`;
 const PROJECT_SELECT = `SELECT p.id, p.org_id, p.created_at,
     coalesce(array_agg(po.origin ORDER BY po.origin) FILTER (WHERE po.origin IS NOT NULL), '{}') AS origins
   FROM projects p LEFT JOIN project_origins po ON po.project_id = p.id`;
-const KEY_COLUMNS = "id, org_id, display_prefix, created_at, expires_at, revoked_at, last_used_at";
+const KEY_COLUMNS = "id, org_id, label, display_prefix, created_at, expires_at, revoked_at, last_used_at";
 
 function toOrganization(row: OrganizationRow): OrganizationRecord {
   return { orgId: row.id, name: row.name, createdAt: row.created_at, projectId: row.project_id };
@@ -138,6 +144,7 @@ function toApiKey(row: ApiKeyRow): ApiKeyRecord {
   return {
     keyId: row.id,
     orgId: row.org_id,
+    label: row.label,
     displayPrefix: row.display_prefix,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
@@ -247,12 +254,29 @@ export function createAccessStore(sql: SqlClient): AccessStore {
       return (await sql.query("SELECT 1 FROM projects WHERE id = $1", [projectId])).length > 0;
     },
 
-    async insertApiKey({ keyId, orgId, keyHash, displayPrefix, createdAt, expiresAt }) {
+    async removeProjectOrigin(projectId, origin) {
+      const rows = await sql.query(
+        "DELETE FROM project_origins WHERE project_id = $1 AND origin = $2 RETURNING project_id",
+        [projectId, origin],
+      );
+      if (rows.length > 0) return true;
+      return (await sql.query("SELECT 1 FROM projects WHERE id = $1", [projectId])).length > 0;
+    },
+
+    async insertApiKey({ keyId, orgId, label, keyHash, displayPrefix, createdAt, expiresAt }) {
       const [row] = await sql.query<ApiKeyRow>(
-        `INSERT INTO api_keys (id, org_id, key_hash, display_prefix, created_at, expires_at)
-         SELECT $1, id, $3, $4, $5, $6 FROM organizations WHERE id = $2
+        `INSERT INTO api_keys (id, org_id, key_hash, display_prefix, created_at, expires_at, label)
+         SELECT $1, id, $3, $4, $5, $6, $7 FROM organizations WHERE id = $2
          RETURNING ${KEY_COLUMNS}`,
-        [keyId, orgId, keyHash, displayPrefix, createdAt.toISOString(), expiresAt?.toISOString() ?? null],
+        [
+          keyId,
+          orgId,
+          keyHash,
+          displayPrefix,
+          createdAt.toISOString(),
+          expiresAt?.toISOString() ?? null,
+          label ?? null,
+        ],
       );
       return row ? toApiKey(row) : undefined;
     },

@@ -1,4 +1,6 @@
 export * from "./access-store.js";
+export * from "./audit-store.js";
+export * from "./dashboard-store.js";
 export { DirectoryInUseError } from "./directory-lock.js";
 export * from "./migrations-dir.js";
 export * from "./is-storable-text.js";
@@ -9,3 +11,4 @@ export * from "./run-migrations.js";
 export * from "./sql-client.js";
 export * from "./sql-error.js";
 export * from "./test-databases.js";
+export * from "./usage-store.js";

@@ -1,10 +1,13 @@
 import { join } from "node:path";
 import { type AccessStore, createAccessStore } from "./access-store.js";
+import { type AuditStore, createAuditStore } from "./audit-store.js";
+import { createDashboardStore, type DashboardStore } from "./dashboard-store.js";
 import { migrationsDir } from "./migrations-dir.js";
 import { createPgliteClient } from "./pglite-client.js";
 import { createPostgresClient } from "./postgres-client.js";
 import { loadMigrations, type MigrationResult, runMigrations } from "./run-migrations.js";
 import type { SqlClient } from "./sql-client.js";
+import { createUsageStore, type UsageStore } from "./usage-store.js";
 
 export interface StoreConfig {
   /** A PostgreSQL server; unset uses the embedded PGlite under dataDir. */
@@ -18,6 +21,9 @@ export interface Store {
   /** The shared client: later stores (quotes, orders, reservations, chain facts) are built on it. */
   readonly sql: SqlClient;
   readonly access: AccessStore;
+  readonly audit: AuditStore;
+  readonly usage: UsageStore;
+  readonly dashboard: DashboardStore;
   /** What the open applied; `applied` is empty when migrate was false or nothing was pending. */
   readonly migrations: MigrationResult;
   close(): Promise<void>;
@@ -39,7 +45,15 @@ export async function createStore(sql: SqlClient, options: { migrate?: boolean }
       throw error;
     }
   }
-  return { sql, access: createAccessStore(sql), migrations, close: () => sql.close() };
+  return {
+    sql,
+    access: createAccessStore(sql),
+    audit: createAuditStore(sql),
+    usage: createUsageStore(sql),
+    dashboard: createDashboardStore(sql),
+    migrations,
+    close: () => sql.close(),
+  };
 }
 
 /** Opens PostgreSQL when databaseUrl is set, otherwise the embedded PGlite at `<dataDir>/pglite`. */

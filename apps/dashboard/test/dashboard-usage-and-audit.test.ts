@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { createTestDatabases, createUsageStore } from "@hub/store";
+import { type DashboardFixture, openDashboardFixture } from "./dashboard-fixture.js";
+
+const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
+after(() => databases.dispose());
+
+const navLink = (label: string) => new RegExp(`<a href="[^"]+"[^>]*>${label}</a>`);
+
+for (const { driver, skip } of databases.drivers) {
+  describe(`the dashboard's Usage and Audit log pages on ${driver}`, { skip }, () => {
+    let fx: DashboardFixture;
+    before(async () => {
+      fx = await openDashboardFixture(databases, driver);
+    });
+    after(() => fx?.close());
+
+    test("a member's Usage page shows only their own organization's calls, whatever the URL says", async () => {
+      const mine = await fx.organization("Mine");
+      const theirs = await fx.organization("Theirs");
+      const usage = createUsageStore(fx.db.sql);
+      const minute = new Date(Math.floor(fx.clock.now() / 60_000) * 60_000);
+      await usage.addUsage([
+        { orgId: mine.orgId, minute, credentialKind: "api_key", code: "", count: 7 },
+        { orgId: mine.orgId, minute, credentialKind: "project_id", code: "EPX0082", count: 2 },
+        { orgId: mine.orgId, minute, credentialKind: "api_key", code: "EPX0081", count: 1 },
+        { orgId: theirs.orgId, minute, credentialKind: "api_key", code: "EIN0080", count: 999 },
+      ]);
+      const cookie = await fx.signInMember(mine.orgId);
+
+      for (const url of ["/usage", `/usage?orgId=${theirs.orgId}`, `/usage?org=${theirs.orgId}`]) {
+        const page = await fx.request("GET", url, { cookie });
+        assert.equal(page.status, 200, url);
+        assert.match(page.body, navLink("Usage"));
+        assert.doesNotMatch(page.body, navLink("Audit log"));
+        assert.match(page.body, /<svg[^>]+role="img"/, "the chart");
+        assert.match(page.body, /<code>EPX0082<\/code>/);
+        assert.match(page.body, /<span class="stat">10<\/span> requests/);
+        assert.match(page.body, /<span class="stat">1<\/span> lockouts/);
+        assert.doesNotMatch(page.body, /999|EIN0080|Theirs/, "nothing of the other organization");
+        assert.doesNotMatch(page.body, /<script>|style="/, "no inline script or style");
+      }
+    });
+
+    test("a member with no calls sees the empty state; an operator is refused the member's Usage page", async () => {
+      const quiet = await fx.organization("Quiet");
+      const page = await fx.request("GET", "/usage", { cookie: await fx.signInMember(quiet.orgId) });
+      assert.equal(page.status, 200);
+      assert.match(page.body, /No calls in the last 24 hours/);
+      const operator = await fx.request("GET", "/usage", { cookie: await fx.signInOperator() });
+      assert.equal(operator.status, 403);
+    });
+
+    test("the Audit log page lists a dashboard action with the operator who did it, escaped", async () => {
+      const email = `audit-${Date.now()}@example.com`;
+      const cookie = await fx.signInOperator(email);
+      const created = await fx.request("POST", "/organizations", {
+        cookie,
+        form: { name: "<img src=x onerror=alert(1)>" },
+      });
+      assert.equal(created.status, 303);
+      const page = await fx.request("GET", "/audit-log", { cookie });
+      assert.equal(page.status, 200);
+      assert.match(page.body, navLink("Audit log"));
+      assert.doesNotMatch(page.body, navLink("Usage"));
+      assert.match(
+        page.body,
+        new RegExp(`${email.replace(/\./g, "\\.")}</td>\\s*<td><span class="badge">Dashboard</span>`),
+      );
+      assert.match(page.body, /<code>organization\.create<\/code>/);
+      assert.match(page.body, /&lt;img src=x onerror=alert\(1\)&gt;/);
+      assert.doesNotMatch(page.body, /<img src=x/);
+    });
+
+    test("the Audit log page refuses members and sends a visitor without a session to sign in", async () => {
+      const org = await fx.organization("Curious");
+      const member = await fx.request("GET", "/audit-log", { cookie: await fx.signInMember(org.orgId) });
+      assert.equal(member.status, 403);
+      assert.doesNotMatch(member.body, /organization\.create/);
+      const visitor = await fx.request("GET", "/audit-log");
+      assert.equal(visitor.status, 303);
+      assert.equal(visitor.location, "/sign-in");
+    });
+  });
+}
