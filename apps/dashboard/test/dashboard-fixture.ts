@@ -61,15 +61,16 @@ export async function openDashboardFixture(
   const db = await databases.open(driver);
   const store = { access: createAccessStore(db.sql), dashboard: createDashboardStore(db.sql) };
   const clock = createAdjustableClock();
+  const reservations = createReservationBook(db.sql);
   const dashboard = createDashboardApp({
     config: { publicOrigin: DASHBOARD_ORIGIN, apiBaseUrl: "http://127.0.0.1:8080/v1", ...config },
     store,
-    reservations: createReservationBook(db.sql),
+    reservations,
     clock,
     counters: createMemoryCounters({}, { clock }),
     logger: pino({ level: "silent" }),
   });
-  const admin = createAdmin({ store: store.access, accounts: store.dashboard, clock });
+  const admin = createAdmin({ store: store.access, accounts: store.dashboard, reservations, clock });
 
   const request: DashboardFixture["request"] = async (method, url, options = {}) => {
     const headers: Record<string, string> = {};

@@ -75,13 +75,11 @@ export function registerAccessRoutes(app: DashboardFastify, context: DashboardCo
 
   const createKey = async (viewer: Viewer, label: string, expiresInSeconds: number | undefined) => {
     try {
-      const { apiKey } = await context
-        .adminFor(viewer)
-        .createKey({
-          orgId: viewer.orgId!,
-          label,
-          ...(expiresInSeconds !== undefined ? { expiresInSeconds } : {}),
-        });
+      const { apiKey } = await context.adminFor(viewer).createKey({
+        orgId: viewer.orgId!,
+        label,
+        ...(expiresInSeconds !== undefined ? { expiresInSeconds } : {}),
+      });
       return { apiKey };
     } catch (error) {
       if (error instanceof AdminRefusal && error.code === "invalid-argument") return { error: error.message };
