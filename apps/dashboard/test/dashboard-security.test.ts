@@ -247,7 +247,7 @@ for (const { driver, skip } of databases.drivers) {
       assert.ok(keys.body.includes(`Revoke ${XSS_ESCAPED}`));
     });
 
-    test("every answer carries the strict Content-Security-Policy, nosniff and no-referrer", async () => {
+    test("every answer carries the strict Content-Security-Policy, nosniff and a same-origin-only Referrer-Policy", async () => {
       const { orgId } = await f.organization();
       const member = await f.signInMember(orgId);
       for (const [method, url, cookie] of [
@@ -266,7 +266,7 @@ for (const { driver, skip } of databases.drivers) {
           url,
         );
         assert.equal(answer.headers["x-content-type-options"], "nosniff", url);
-        assert.equal(answer.headers["referrer-policy"], "no-referrer", url);
+        assert.equal(answer.headers["referrer-policy"], "same-origin", url);
         if (url.startsWith("/") && !url.startsWith("/assets"))
           assert.ok(!/<script>|<style>|\son[a-z]+=/i.test(answer.body), `${url}: no inline script or style`);
       }
