@@ -42,7 +42,7 @@ export function apiKeysBody(input: {
 <td>${key.expiresAt ? shortDate(key.expiresAt) : "never"}</td>
 <td>${key.lastUsedAt ? shortDate(key.lastUsedAt) : "never"}</td>
 <td>${statusBadge(key.status)}</td>
-${readOnly ? "" : html`<td class="actions">${key.status === "active" ? html`<div class="row-actions"><a class="button secondary small" href="/keys/rotate?keyId=${encodeURIComponent(key.keyId)}">Rotate ${keyName(key)}</a>${revokeForm(key)}</div>` : ""}</td>`}
+${readOnly ? "" : html`<td class="row-end">${key.status === "active" ? html`<div class="row-actions"><a class="button secondary small" href="/keys/rotate?keyId=${encodeURIComponent(key.keyId)}">Rotate ${keyName(key)}</a>${revokeForm(key)}</div>` : ""}</td>`}
 </tr>`,
   );
   return html`${created ? newKeyPanel(created) : ""}
