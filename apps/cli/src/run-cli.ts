@@ -71,7 +71,11 @@ async function runLocally(config: CliConfig, request: AdminRequest): Promise<Adm
   try {
     const reservations = hubApp?.createReservationBook(store.sql);
     return await executeAdminRequest(
-      createAdmin({ store: store.access, ...(reservations ? { reservations } : {}) }),
+      createAdmin({
+        store: store.access,
+        accounts: store.dashboard,
+        ...(reservations ? { reservations } : {}),
+      }),
       request,
     );
   } catch (error) {
