@@ -18,6 +18,14 @@ module.exports = {
       to: { path: "^(packages|apps)/|^@hub/", pathNot: "^packages/$1/" },
     },
     {
+      name: "dashboard-imports-no-other-app",
+      comment:
+        "The dashboard is built on packages (admin, store, counters, clock); what it needs of the hub, such as the reservation book, the start command passes in.",
+      severity: "error",
+      from: { path: "^apps/dashboard/src/" },
+      to: { path: "^apps/(?!dashboard/)|^@hub/(?!dashboard-app)[a-z-]+-app(/|$)" },
+    },
+    {
       name: "routes-import-services-not-stores",
       comment: "Routes are thin: they call services, never a store or its SQL.",
       severity: "error",

@@ -29,6 +29,7 @@ function startStack(): Started {
       HUB_PORT: "0",
       DEVNET_PORT: "0",
       DEVNET_RPC_PORTS: "0,0",
+      DASHBOARD_PORT: "0",
       LOG_LEVEL: "warn",
       DATABASE_URL: "",
       REDIS_URL: "",
@@ -60,6 +61,8 @@ function answers(url: string): Promise<boolean> {
 
 interface DevFile {
   baseUrl: string;
+  dashboardUrl: string;
+  dashboardSignInUrl: string;
   hubUrl: string;
   devnetUrl: string;
   orgId: string;
@@ -124,7 +127,38 @@ test("hub start brings up the whole stack, writes dev.json once ready, and stops
   assert.equal(byProject.status, 200);
   assert.equal(byProject.headers.get("access-control-allow-origin"), dev.allowedOrigin);
 
-  const urls = [dev.baseUrl, dev.hubUrl, dev.devnetUrl, ...dev.chains.map((chain) => chain.rpcUrl)];
+  // The dashboard answers, and the one-time link signs in a member of the development organization.
+  assert.match(dev.dashboardUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+  assert.match(dev.dashboardSignInUrl, new RegExp(`^${dev.dashboardUrl}/sign-in/[A-Za-z0-9_-]{43}$`));
+  assert.equal((await fetch(`${dev.dashboardUrl}/sign-in`)).status, 200);
+  assert.equal((await fetch(dev.dashboardSignInUrl)).status, 200);
+  const signedIn = await fetch(dev.dashboardSignInUrl, {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: dev.dashboardUrl, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ password: "a development password", confirm: "a development password" }),
+  });
+  assert.equal(signedIn.status, 303);
+  const session = signedIn.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("hub_session="))!
+    .split(";")[0]!;
+  const overview = await fetch(dev.dashboardUrl, { headers: { cookie: session } });
+  assert.equal(overview.status, 200);
+  const overviewHtml = await overview.text();
+  assert.ok(
+    overviewHtml.includes(dev.orgId) &&
+      overviewHtml.includes(dev.projectId) &&
+      overviewHtml.includes(dev.baseUrl),
+  );
+
+  const urls = [
+    dev.baseUrl,
+    dev.dashboardUrl,
+    dev.hubUrl,
+    dev.devnetUrl,
+    ...dev.chains.map((chain) => chain.rpcUrl),
+  ];
   for (const url of urls) assert.equal(await answers(url), true, `${url} answers while running`);
 
   stack.child.kill("SIGTERM");
@@ -144,6 +178,8 @@ test("a restart on the same data dir keeps the development organization, project
     assert.equal(dev.orgId, firstDev.orgId);
     assert.equal(dev.projectId, firstDev.projectId);
     assert.equal(dev.apiKey, firstDev.apiKey);
+    assert.notEqual(dev.dashboardSignInUrl, firstDev.dashboardSignInUrl, "every start makes a fresh link");
+    assert.equal((await fetch(dev.dashboardSignInUrl)).status, 200);
     const answer = await fetch(`${dev.baseUrl}/catalog`, { headers: { "x-api-key": dev.apiKey } });
     assert.equal(answer.status, 200);
   } finally {

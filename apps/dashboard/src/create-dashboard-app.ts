@@ -56,6 +56,10 @@ const ASSETS = {
     type: "text/css; charset=utf-8",
     body: readFileSync(new URL("../assets/dashboard.css", import.meta.url)),
   },
+  "favicon.svg": {
+    type: "image/svg+xml",
+    body: readFileSync(new URL("../assets/favicon.svg", import.meta.url)),
+  },
   "dashboard.js": {
     type: "text/javascript; charset=utf-8",
     body: readFileSync(new URL("../assets/dashboard.js", import.meta.url)),

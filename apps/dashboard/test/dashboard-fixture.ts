@@ -26,6 +26,8 @@ export interface Answer {
 }
 
 export interface DashboardFixture {
+  /** The dashboard's URL when it listens (options.listen), else its configured origin. */
+  url: string;
   db: TestDatabase;
   dashboard: DashboardApp;
   admin: Admin;
@@ -59,6 +61,7 @@ export async function openDashboardFixture(
   databases: TestDatabases,
   driver: TestDriver,
   config: Partial<DashboardConfig> = {},
+  options: { listen?: boolean } = {},
 ): Promise<DashboardFixture> {
   const db = await databases.open(driver);
   const store = {
@@ -68,15 +71,21 @@ export async function openDashboardFixture(
     audit: createAuditStore(db.sql),
   };
   const clock = createAdjustableClock();
+  const reservations = createReservationBook(db.sql);
   const dashboard = createDashboardApp({
-    config: { publicOrigin: DASHBOARD_ORIGIN, apiBaseUrl: "http://127.0.0.1:8080/v1", ...config },
+    config: {
+      ...(options.listen ? {} : { publicOrigin: DASHBOARD_ORIGIN }),
+      apiBaseUrl: "http://127.0.0.1:8080/v1",
+      ...config,
+    },
     store,
-    reservations: createReservationBook(db.sql),
+    reservations,
     clock,
     counters: createMemoryCounters({}, { clock }),
     logger: pino({ level: "silent" }),
   });
-  const admin = createAdmin({ store: store.access, accounts: store.dashboard, clock });
+  const url = options.listen ? await dashboard.listen({ host: "127.0.0.1", port: 0 }) : DASHBOARD_ORIGIN;
+  const admin = createAdmin({ store: store.access, accounts: store.dashboard, reservations, clock });
 
   const request: DashboardFixture["request"] = async (method, url, options = {}) => {
     const headers: Record<string, string> = {};
@@ -109,6 +118,7 @@ export async function openDashboardFixture(
     );
 
   return {
+    url,
     db,
     dashboard,
     admin,

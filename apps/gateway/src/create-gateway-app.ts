@@ -1,9 +1,9 @@
 import {
   createServer,
   type IncomingMessage,
-  STATUS_CODES,
   type Server,
   type ServerResponse,
+  STATUS_CODES,
 } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";

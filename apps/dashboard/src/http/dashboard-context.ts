@@ -1,6 +1,6 @@
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Admin } from "@hub/admin";
 import type { Clock } from "@hub/clock";
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import type { DashboardAuth, Viewer } from "../auth/dashboard-auth.js";

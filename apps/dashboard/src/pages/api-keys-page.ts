@@ -42,12 +42,12 @@ export function apiKeysBody(input: {
 <td>${key.expiresAt ? shortDate(key.expiresAt) : "never"}</td>
 <td>${key.lastUsedAt ? shortDate(key.lastUsedAt) : "never"}</td>
 <td>${statusBadge(key.status)}</td>
-${readOnly ? "" : html`<td class="actions">${key.status === "active" ? html`<a class="button secondary small" href="/keys/rotate?keyId=${encodeURIComponent(key.keyId)}">Rotate ${keyName(key)}</a> ${revokeForm(key)}` : ""}</td>`}
+${readOnly ? "" : html`<td class="row-end">${key.status === "active" ? html`<div class="row-actions"><a class="button secondary small" href="/keys/rotate?keyId=${encodeURIComponent(key.keyId)}">Rotate ${keyName(key)}</a>${revokeForm(key)}</div>` : ""}</td>`}
 </tr>`,
   );
   return html`${created ? newKeyPanel(created) : ""}
 <div class="table-wrap">
-<table>
+<table class="keys">
 <caption class="visually-hidden">API keys</caption>
 <thead><tr><th scope="col">Label</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col">Status</th>${readOnly ? "" : html`<th scope="col"><span class="visually-hidden">Actions</span></th>`}</tr></thead>
 <tbody>

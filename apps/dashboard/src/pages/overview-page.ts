@@ -10,7 +10,7 @@ export function overviewBody(input: {
   const { organization, project, apiBaseUrl } = input;
   const curl = `curl -s ${apiBaseUrl}/catalog -H "x-api-key: $API_KEY"`;
   return html`<h1>Overview</h1>
-<p class="lead">Everything your code needs to call the API. Keys are made on the <a href="/keys">API keys</a> page; web pages that call the API with the project id must be listed under <a href="/origins">Allowed origins</a>.</p>
+<p class="lead">Everything your code needs to call the API. <a href="/keys">Create a key</a> for your backend; <a href="/origins">list the web origins</a> that call it with the project id.</p>
 <section class="panel" aria-labelledby="ids-title">
 <h2 id="ids-title">Your organization</h2>
 <div class="grid">

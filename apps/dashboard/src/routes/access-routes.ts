@@ -1,6 +1,7 @@
 import { AdminRefusal, type ApiKeyInfo, parseDurationSeconds } from "@hub/admin";
 import type { FastifyReply } from "fastify";
 import type { Viewer } from "../auth/dashboard-auth.js";
+import type { SafeHtml } from "../html.js";
 import {
   type DashboardContext,
   type DashboardFastify,
@@ -11,7 +12,6 @@ import {
   sendPage,
   takeOnce,
 } from "../http/dashboard-context.js";
-import type { SafeHtml } from "../html.js";
 import { accountBody } from "../pages/account-page.js";
 import { allowedOriginsBody } from "../pages/allowed-origins-page.js";
 import {
