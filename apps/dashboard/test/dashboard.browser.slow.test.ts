@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { seedReservation } from "@hub/hub-app/test-store/submission-rows";
-import { createTestDatabases } from "@hub/store";
+import { createTestDatabases, createUsageStore } from "@hub/store";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { type DashboardFixture, openDashboardFixture } from "./dashboard-fixture.js";
 
@@ -126,6 +126,12 @@ test("in a real browser: an operator creates an organization, invites a member a
     .click();
   await page.getByText(`${reservation} is now released.`).waitFor();
   assert.equal((await f.admin.listReservations({ orgId })).reservations[0]?.state, "released");
+  await page.getByRole("link", { name: "Audit log", exact: true }).click();
+  await page.getByRole("heading", { name: "Audit log" }).waitFor();
+  for (const action of ["organization.create", "member.invite", "reservation.mark-not-opened"]) {
+    await page.getByText(action, { exact: true }).first().waitFor();
+  }
+  await shot(page, "06b-audit-log");
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
 
@@ -199,6 +205,19 @@ test("in a real browser: an operator creates an organization, invites a member a
   await shot(page, "16-origins");
   await page.getByRole("button", { name: "Remove https://shop.example", exact: true }).click();
   await page.getByText("No origins yet").waitFor();
+
+  // Usage as the gateways would have written it: two hours of calls, some refused.
+  const hourAgo = Math.floor(Date.now() / 60_000) * 60_000 - 3_600_000;
+  await createUsageStore(f.db.sql).addUsage([
+    { orgId, minute: new Date(hourAgo), credentialKind: "api_key", code: "", count: 120 },
+    { orgId, minute: new Date(hourAgo), credentialKind: "project_id", code: "", count: 14 },
+    { orgId, minute: new Date(hourAgo + 60_000), credentialKind: "api_key", code: "EIN0080", count: 3 },
+    { orgId, minute: new Date(hourAgo + 3_600_000), credentialKind: "api_key", code: "", count: 40 },
+  ]);
+  await page.getByRole("link", { name: "Usage", exact: true }).click();
+  await page.getByRole("heading", { name: "Usage" }).waitFor();
+  await page.getByText("EIN0080").first().waitFor();
+  await shot(page, "16b-usage");
 
   await page.getByRole("link", { name: "Account", exact: true }).click();
   await shot(page, "17-account");

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { type CatalogChain, openForAckSchema, type QuoteWinner, quoteWinnerSchema } from "@hub/contract";
 import { createTestDatabases } from "@hub/store";
 import { pollUntil } from "@hub/test-support";
@@ -19,7 +20,27 @@ const SUBMISSIONS = 50;
 
 interface DevFile {
   baseUrl: string;
+}
+
+/** Where the calls go and with which key: without the devnet, start makes no organization. */
+interface Caller {
+  baseUrl: string;
   apiKey: string;
+}
+
+/** `hub admin` against the running stack's data: a new organization and its secret key. */
+async function createKey(env: NodeJS.ProcessEnv): Promise<string> {
+  const admin = async (...args: string[]) => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "apps/cli/src/main.ts", "admin", ...args, "--json"],
+      { cwd: root, env },
+    );
+    return JSON.parse(stdout);
+  };
+  const { organization } = await admin("org", "create", "--name", "crash");
+  const { apiKey } = await admin("key", "create", "--org", organization.orgId);
+  return apiKey.key;
 }
 
 interface Answer {
@@ -55,7 +76,7 @@ function startHub(env: NodeJS.ProcessEnv, dataDir: string, previous: string | un
   return { child, ready };
 }
 
-async function api(dev: DevFile, method: string, path: string, json?: unknown): Promise<Answer> {
+async function api(dev: Caller, method: string, path: string, json?: unknown): Promise<Answer> {
   const response = await fetch(`${dev.baseUrl}${path}`, {
     method,
     headers: {
@@ -107,7 +128,7 @@ for (const { driver, skip } of databases.drivers) {
       t.after(() => {
         first.child.kill("SIGKILL");
       });
-      const dev = await first.ready;
+      const dev: Caller = { baseUrl: (await first.ready).baseUrl, apiKey: await createKey(env) };
 
       const [origin, destination] = devnet.catalog.families.evm as [CatalogChain, CatalogChain];
       const usdc = (chain: CatalogChain) => chain.assets.find((asset) => asset.symbol === "USDC")!.key;
@@ -161,7 +182,7 @@ for (const { driver, skip } of databases.drivers) {
       t.after(() => {
         second.child.kill("SIGKILL");
       });
-      const restarted = await second.ready;
+      const restarted: Caller = { baseUrl: (await second.ready).baseUrl, apiKey: dev.apiKey };
 
       const codes = new Map<string, number>();
       await Promise.all(

@@ -13,12 +13,9 @@ export function auditLogBody(page: AuditLogPage & { orgId?: string | undefined }
   const rows = page.entries.map(
     (entry) => html`<tr>
 <td class="nowrap">${entry.at.slice(0, 10)}<br><span class="muted">${entry.at.slice(11, 19)} UTC</span></td>
-<td>${entry.actor}</td>
-<td><span class="badge">${entry.source === "dashboard" ? "Dashboard" : "CLI"}</span></td>
-<td class="nowrap"><code>${entry.action}</code></td>
-<td>${entry.orgId ? html`<a href="/organizations/${entry.orgId}"><code>${entry.orgId}</code></a>` : html`<span class="muted">—</span>`}</td>
-<td>${entry.target && entry.target !== entry.orgId ? html`<code>${entry.target}</code>` : html`<span class="muted">—</span>`}</td>
-<td class="detail">${detailText(entry.detail)}</td>
+<td class="audit-who">${entry.actor}<br><span class="badge">${entry.source === "dashboard" ? "Dashboard" : "CLI"}</span></td>
+<td><code>${entry.action}</code>${Object.keys(entry.detail).length > 0 ? html`<br><span class="muted small">${detailText(entry.detail)}</span>` : ""}</td>
+<td class="audit-on">${entry.orgId ? html`<a href="/organizations/${entry.orgId}"><code>${entry.orgId}</code></a>` : html`<span class="muted">—</span>`}${entry.target && entry.target !== entry.orgId ? html`<br><code>${entry.target}</code>` : ""}</td>
 </tr>`,
   );
   const older = page.next
@@ -29,8 +26,8 @@ export function auditLogBody(page: AuditLogPage & { orgId?: string | undefined }
 <div class="table-wrap">
 <table>
 <caption class="visually-hidden">Admin actions, newest first</caption>
-<thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">From</th><th scope="col">Action</th><th scope="col">Organization</th><th scope="col">Target</th><th scope="col">Detail</th></tr></thead>
-<tbody>${rows.length > 0 ? rows : html`<tr><td colspan="7" class="empty">No admin actions recorded yet.</td></tr>`}</tbody>
+<thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">Organization and target</th></tr></thead>
+<tbody>${rows.length > 0 ? rows : html`<tr><td colspan="4" class="empty">No admin actions recorded yet.</td></tr>`}</tbody>
 </table>
 </div>
 ${older ? html`<p><a href="${older}">Older entries →</a></p>` : ""}`;
