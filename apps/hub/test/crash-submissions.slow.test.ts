@@ -20,6 +20,8 @@ const SUBMISSIONS = 50;
 
 interface DevFile {
   baseUrl: string;
+  apiKey: string | null;
+  dashboardSignInUrl: string | null;
 }
 
 /** Where the calls go and with which key: without the devnet, start makes no organization. */
@@ -128,7 +130,10 @@ for (const { driver, skip } of databases.drivers) {
       t.after(() => {
         first.child.kill("SIGKILL");
       });
-      const dev: Caller = { baseUrl: (await first.ready).baseUrl, apiKey: await createKey(env) };
+      const started = await first.ready;
+      assert.equal(started.apiKey, null, "a start without the devnet makes no development organization");
+      assert.equal(started.dashboardSignInUrl, null, "nor a sign-in link");
+      const dev: Caller = { baseUrl: started.baseUrl, apiKey: await createKey(env) };
 
       const [origin, destination] = devnet.catalog.families.evm as [CatalogChain, CatalogChain];
       const usdc = (chain: CatalogChain) => chain.assets.find((asset) => asset.symbol === "USDC")!.key;
