@@ -347,7 +347,7 @@ for (const { driver, skip } of databases.drivers) {
       try {
         const opened = await devnet.newOrder();
         await devnet.open(opened);
-        const openBlock = Number(await devnet.originClient.getBlockNumber());
+        const openBlock = Number(await devnet.originClient.getBlockNumber({ cacheTime: 0 }));
         assertNoChainErrors(await r.tick());
         assert.equal(
           (await createChainFactsStore(fresh.sql).getWatermark(devnet.origin.chainDomain))?.lastBlock,
