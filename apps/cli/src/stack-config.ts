@@ -88,6 +88,9 @@ export const stackConfigSchema = z.object({
   HUB_QUOTES_IN_FLIGHT: positiveInt.default(64).describe("Quotes in flight process-wide before EIN0081."),
   HUB_PER_IP_RPS: positiveInt.default(1000).describe("Hub per-IP limiter refill (EMC0005 past it)."),
   HUB_PER_IP_BURST: positiveInt.default(2000).describe("Hub per-IP limiter burst."),
+  HUB_UNSIGNED_OPEN_FLOW_REGISTRATION: flag
+    .default(false)
+    .describe("1 admits unsigned open-flow registrations on POST /order (spec rule 1); 0 answers EIN0010."),
   GATEWAY_QUOTE_TIMEOUT_MS: positiveInt
     .default(20000)
     .describe("Gateway wait on quote routes before EPX0052."),

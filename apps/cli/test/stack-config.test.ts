@@ -15,7 +15,13 @@ test("the README's defaults are the schema's defaults", () => {
   for (const m of readme.matchAll(/^\| `([A-Z_]+)` +\| `([^`]+)` +\|/gm)) {
     const [, name, shown] = m as unknown as [string, keyof typeof defaults, string];
     const value = defaults[name];
-    const rendered = Array.isArray(value) ? value.join(",") : value === true ? "1" : String(value);
+    const rendered = Array.isArray(value)
+      ? value.join(",")
+      : value === true
+        ? "1"
+        : value === false
+          ? "0"
+          : String(value);
     assert.equal(rendered, shown, name);
   }
 });
@@ -30,6 +36,27 @@ test("an empty environment gives the spec's defaults", () => {
   assert.equal(config.GATEWAY_BODY_LIMIT_BYTES, 65536);
   assert.equal(config.HUB_DEVNET, true);
   assert.deepEqual(config.DEVNET_RPC_PORTS, [8545, 8546]);
+});
+
+test("unsigned open-flow registrations are off unless HUB_UNSIGNED_OPEN_FLOW_REGISTRATION turns them on", () => {
+  for (const [value, expected] of [
+    [undefined, false],
+    ["", false],
+    ["0", false],
+    ["false", false],
+    ["1", true],
+    ["true", true],
+  ] as const) {
+    assert.equal(
+      parseStackConfig({ HUB_UNSIGNED_OPEN_FLOW_REGISTRATION: value }).HUB_UNSIGNED_OPEN_FLOW_REGISTRATION,
+      expected,
+      String(value),
+    );
+  }
+  assert.throws(
+    () => parseStackConfig({ HUB_UNSIGNED_OPEN_FLOW_REGISTRATION: "yes" }),
+    /HUB_UNSIGNED_OPEN_FLOW_REGISTRATION/,
+  );
 });
 
 test("a bad configuration fails fast listing every problem at once", () => {

@@ -28,6 +28,12 @@ export const hubConfigSchema = z.object({
   quoteDeadlineMs: z.number().int().positive().default(15_000),
   /** A winner's lifetime (expiresAt), never past the upstream's own validUntil. */
   quoteLifetimeMs: z.number().int().positive().default(30_000),
+  /** How long a quote no order refers to is kept after it stops being registrable; the reconciler leader prunes it. */
+  quoteRetentionMs: z
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 3_600_000),
   /**
    * The least validity an external open-flow answer must have left when vetted, else it is discarded
    * (counted as expired): the user mines an approval and a deposit before POST /order.

@@ -113,6 +113,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
           chains: deps.reconciler.chains,
           clock,
           logger: logger.child({ component: "reconciler" }),
+          quotePruning: { retentionMs: config.quoteRetentionMs },
           ...(deps.reconciler.confirmations === undefined
             ? {}
             : { confirmations: deps.reconciler.confirmations }),

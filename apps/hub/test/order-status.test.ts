@@ -229,6 +229,43 @@ describe("GET /order/{orderId}/status", () => {
     assertRefusal(await read(ORG, "owner", unacked.hubOrderId), "EIN0009");
   });
 
+  test("a status read of another organization's or subject's order is refused before any upstream read, with the answer of an unknown id", async () => {
+    const [order] = await seed("guarded");
+    assert.ok(order);
+    aggregator.orders.set(order.upstreamOrderId, { status: "executing" });
+    clock.advance(2000);
+    const read = (org: string, subject: string, id = order.hubOrderId) =>
+      call(hub, "GET", `/v1/order/${id}/status`, {
+        headers: { "x-service-org": org, "x-service-subject": subject },
+      });
+    const withoutRequestId = (answer: Awaited<ReturnType<typeof read>>) => {
+      const requestId = answer.headers["x-request-id"];
+      assert.ok(requestId);
+      return {
+        statusCode: answer.statusCode,
+        contentType: answer.headers["content-type"],
+        body: answer.body.toString("utf8").replaceAll(requestId, "<request-id>"),
+      };
+    };
+    const unknown = await read("org_other", "guarded", hubOrderIdOf("q-never-quoted-guarded"));
+    assertRefusal(unknown, "EIN0009");
+    for (const [org, subject] of [
+      ["org_other", "guarded"],
+      [ORG, "intruder"],
+    ] as const) {
+      const foreign = await read(org, subject);
+      assertRefusal(foreign, "EIN0009");
+      assert.deepEqual(withoutRequestId(foreign), withoutRequestId(unknown), "the answer of an unknown id");
+    }
+    assert.equal(
+      aggregator.reads.get(order.upstreamOrderId),
+      undefined,
+      "no upstream read for a foreign caller",
+    );
+    assert.equal((await readStatus(hub, order, { subject: "guarded" })).state, "executing");
+    assert.equal(aggregator.reads.get(order.upstreamOrderId), 1, "the owner's read goes upstream");
+  });
+
   test("a full status projection answers EIN0081 to a read that would add an order", async () => {
     const small = startHub({ statusProjectionCapacity: 2 });
     const orders = await seed("crowd", 3);

@@ -7,7 +7,7 @@ import { isUpstreamTerminal } from "../status-rules/upstream-state.js";
 import type { UpstreamView } from "../status-rules/upstream-view.js";
 import type { FollowedOrder, FollowedOrderStore } from "../store/followed-order-store.js";
 import type { OifAggregatorClient } from "../upstream/oif-aggregator-client.js";
-import { createStatusProjection } from "./status-projection.js";
+import { createStatusProjection, type ProjectionEntry } from "./status-projection.js";
 
 export interface OrderStatusReaderDeps {
   store: FollowedOrderStore;
@@ -35,6 +35,13 @@ interface Refreshed {
   status: UpstreamOrderStatus;
 }
 
+/** A refresh in flight and whose order it is, so that another caller is refused without waiting on it. */
+interface Flight {
+  organization: string;
+  subject: string;
+  refreshed: Promise<Refreshed>;
+}
+
 function toWire(order: FollowedOrder, view: UpstreamView, lastReadAtMs: number): UpstreamOrderStatus {
   const status: UpstreamOrderStatus = {
     orderId: order.hubOrderId,
@@ -58,7 +65,7 @@ export function createOrderStatusReader(deps: OrderStatusReaderDeps): OrderStatu
     capacity: deps.projectionCapacity,
     idleEvictMs: deps.projectionIdleEvictMs,
   });
-  const inFlight = new Map<string, Promise<Refreshed>>();
+  const inFlight = new Map<string, Flight>();
   let upstreamReads = 0;
 
   async function readUpstream(order: FollowedOrder, nowMs: number): Promise<UpstreamOrderStatus> {
@@ -103,9 +110,8 @@ export function createOrderStatusReader(deps: OrderStatusReaderDeps): OrderStatu
     return toWire(order, view, lastReadAtMs);
   }
 
-  async function refresh(hubOrderId: string): Promise<Refreshed> {
-    const order = await deps.store.readFollowedOrder(hubOrderId);
-    if (!order) throw notFound();
+  async function refresh(order: FollowedOrder): Promise<Refreshed> {
+    const hubOrderId = order.hubOrderId;
     const nowMs = deps.clock.now();
     let status: UpstreamOrderStatus;
     let refreshedAtMs = nowMs;
@@ -125,6 +131,29 @@ export function createOrderStatusReader(deps: OrderStatusReaderDeps): OrderStatu
     return refreshed;
   }
 
+  const servable = (entry: ProjectionEntry, nowMs: number) =>
+    nowMs - entry.refreshedAtMs < deps.cacheMs || isUpstreamTerminal(entry.status.state);
+
+  async function joinOrStartRefresh(hubOrderId: string, organization: string, subject: string) {
+    const running = inFlight.get(hubOrderId);
+    if (running) return running;
+    const order = await deps.store.readFollowedOrder(hubOrderId);
+    if (!order || order.organization !== organization || order.subject !== subject) throw notFound();
+    const raced = inFlight.get(hubOrderId);
+    if (raced) return raced;
+    const refreshedMeanwhile = projection.get(hubOrderId);
+    if (refreshedMeanwhile && servable(refreshedMeanwhile, deps.clock.now())) {
+      return { organization, subject, refreshed: Promise.resolve(refreshedMeanwhile) };
+    }
+    const started: Flight = {
+      organization,
+      subject,
+      refreshed: refresh(order).finally(() => inFlight.delete(hubOrderId)),
+    };
+    inFlight.set(hubOrderId, started);
+    return started;
+  }
+
   return {
     async read(hubOrderId, organization, subject) {
       const nowMs = deps.clock.now();
@@ -132,20 +161,14 @@ export function createOrderStatusReader(deps: OrderStatusReaderDeps): OrderStatu
       if (entry) {
         if (entry.organization !== organization || entry.subject !== subject) throw notFound();
         entry.lastServedAtMs = nowMs;
-        if (nowMs - entry.refreshedAtMs < deps.cacheMs || isUpstreamTerminal(entry.status.state)) {
-          return entry.status;
-        }
+        if (servable(entry, nowMs)) return entry.status;
       } else if (!projection.hasRoom(hubOrderId, nowMs)) {
         throw new HubError("EIN0081");
       }
-      let flight = inFlight.get(hubOrderId);
-      if (!flight) {
-        flight = refresh(hubOrderId).finally(() => inFlight.delete(hubOrderId));
-        inFlight.set(hubOrderId, flight);
-      }
-      const refreshed = await flight;
-      if (refreshed.organization !== organization || refreshed.subject !== subject) throw notFound();
-      return refreshed.status;
+      // Ownership is checked before any upstream read: another caller's order costs what an unknown id costs.
+      const flight = await joinOrStartRefresh(hubOrderId, organization, subject);
+      if (flight.organization !== organization || flight.subject !== subject) throw notFound();
+      return (await flight.refreshed).status;
     },
     get upstreamReads() {
       return upstreamReads;

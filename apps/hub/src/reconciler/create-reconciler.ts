@@ -3,6 +3,7 @@ import type { Clock } from "@hub/clock";
 import type { SqlClient } from "@hub/store";
 import type { Logger } from "pino";
 import { createChainFactsStore, WatermarkConflictError } from "../store/chain-facts-store.js";
+import { createQuoteStore } from "../store/quote-store.js";
 import type { ChainBlock, ChainReader } from "./chain-reader.js";
 import { createEvmChainReader } from "./create-evm-chain-reader.js";
 
@@ -35,6 +36,8 @@ export interface ReconcilerDeps {
   instanceId?: string;
   /** Defaults to EVM JSON-RPC over HTTP at the chain's rpcUrl. */
   createChainReader?: (chain: ReconcilerChainConfig) => ChainReader;
+  /** The leader deletes quotes no order refers to once this long past registrable, one batch a tick; absent: none. */
+  quotePruning?: { retentionMs: number; batchSize?: number };
 }
 
 export interface ChainProgress {
@@ -50,6 +53,8 @@ export interface ChainProgress {
 export interface TickResult {
   leader: boolean;
   chains: ChainProgress[];
+  /** Quotes past their retention deleted in this tick. */
+  quotesPruned: number;
 }
 
 export interface Reconciler {
@@ -64,6 +69,7 @@ export interface Reconciler {
 
 export function createReconciler(deps: ReconcilerDeps): Reconciler {
   const store = createChainFactsStore(deps.sql);
+  const quotes = createQuoteStore(deps.sql);
   const confirmations = deps.confirmations ?? 0;
   const pollIntervalMs = deps.pollIntervalMs ?? 1000;
   const maxBlockRange = deps.maxBlockRange ?? 2000;
@@ -162,7 +168,7 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
   }
 
   async function runTick(): Promise<TickResult> {
-    if (!(await holdLease(true))) return { leader: false, chains: [] };
+    if (!(await holdLease(true))) return { leader: false, chains: [], quotesPruned: 0 };
     const results = await Promise.allSettled(deps.chains.map((chain) => indexChain(chain)));
     const chains = results.map((result, index): ChainProgress => {
       if (result.status === "fulfilled") return result.value;
@@ -176,7 +182,26 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
     for (const progress of chains) {
       if (progress.ranges > 0) deps.logger.debug({ ...progress }, "reconciler indexed");
     }
-    return { leader: true, chains };
+    return { leader: true, chains, quotesPruned: await pruneQuotes() };
+  }
+
+  async function pruneQuotes(): Promise<number> {
+    if (!deps.quotePruning || stopping) return 0;
+    const { retentionMs, batchSize = 500 } = deps.quotePruning;
+    try {
+      const pruned = await quotes.deleteExpiredUnreferenced(
+        new Date(deps.clock.now() - retentionMs),
+        batchSize,
+      );
+      if (pruned > 0) deps.logger.debug({ pruned }, "reconciler pruned expired quotes");
+      return pruned;
+    } catch (error) {
+      deps.logger.warn(
+        { error: error instanceof Error ? error.message : String(error) },
+        "reconciler could not prune expired quotes",
+      );
+      return 0;
+    }
   }
 
   function tick(): Promise<TickResult> {

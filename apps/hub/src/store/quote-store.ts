@@ -37,6 +37,11 @@ export interface QuoteStore {
   findPrepared(orgId: string, subject: string, preparationId: string): Promise<StoredQuote | undefined>;
   /** Any quote by id (the submission routes check organization and subject themselves). */
   get(quoteId: string): Promise<StoredQuote | undefined>;
+  /**
+   * Deletes up to limit quotes no longer registrable before the cutoff that no submission or
+   * open-flow registration refers to; returns how many went.
+   */
+  deleteExpiredUnreferenced(cutoff: Date, limit: number): Promise<number>;
 }
 
 interface QuoteRow {
@@ -133,6 +138,21 @@ export function createQuoteStore(sql: SqlExecutor): QuoteStore {
     async get(quoteId) {
       const rows = await sql.query<QuoteRow>(`SELECT ${COLUMNS} FROM quotes WHERE quote_id = $1`, [quoteId]);
       return rows[0] === undefined ? undefined : fromRow(rows[0]);
+    },
+    async deleteExpiredUnreferenced(cutoff, limit) {
+      const deleted = await sql.query<{ quote_id: string }>(
+        `DELETE FROM quotes WHERE quote_id IN (
+           SELECT q.quote_id FROM quotes q
+           WHERE q.registrable_until < $1 AND q.expires_at < $1
+             AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.quote_id = q.quote_id)
+             AND NOT EXISTS (SELECT 1 FROM open_flow_registrations r WHERE r.quote_id = q.quote_id)
+           ORDER BY q.registrable_until
+           LIMIT $2
+           FOR UPDATE SKIP LOCKED)
+         RETURNING quote_id`,
+        [cutoff.toISOString(), limit],
+      );
+      return deleted.length;
     },
   };
 }

@@ -31,3 +31,32 @@ export async function tamperDepositAmount(sql: SqlExecutor, quoteId: string, amo
     [quoteId, JSON.stringify(amount)],
   );
 }
+
+/** A quote no submission refers to, written straight into the table with the given times. */
+export async function seedQuote(
+  sql: SqlExecutor,
+  quote: { quoteId: string; orgId: string; expiresAt: Date; registrableUntil: Date },
+): Promise<void> {
+  await sql.query(
+    `INSERT INTO quotes (quote_id, quote_request_id, org_id, subject, replica_id, lane, provider_id,
+       request_fingerprint, winner, template, issued_at, expires_at, registrable_until)
+     VALUES ($1, 'qr-' || $1, $2, 'user-1', 'r1', 'oif-escrow-gasless', 'devnet', $3, '{}'::jsonb, '{}'::jsonb,
+       $4::timestamptz - interval '30 seconds', $4::timestamptz, $5::timestamptz)`,
+    [
+      quote.quoteId,
+      quote.orgId,
+      "c".repeat(64),
+      quote.expiresAt.toISOString(),
+      quote.registrableUntil.toISOString(),
+    ],
+  );
+}
+
+/** Which of these quote ids are still stored. */
+export async function storedQuoteIds(sql: SqlExecutor, quoteIds: readonly string[]): Promise<string[]> {
+  const rows = await sql.query<{ quote_id: string }>(
+    "SELECT quote_id FROM quotes WHERE quote_id = ANY($1::text[]) ORDER BY quote_id",
+    [quoteIds],
+  );
+  return rows.map((row) => row.quote_id);
+}
