@@ -137,7 +137,7 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
   }
 
   async function countFailure(ip: string): Promise<void> {
-    await counters.hit(lockoutKey(ip), config.lockoutWindowMs);
+    await counters.hitSliding(lockoutKey(ip), config.lockoutWindowMs, config.lockoutFailures);
   }
 
   /** Takes from each pool in turn, stopping at the first that refuses; the tightest answer sets the headers. */
@@ -271,10 +271,15 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     }
 
     const ip = call.ip;
-    const lockout = await counters.peek(lockoutKey(ip), config.lockoutWindowMs);
+    // A sliding minute: locked while the last 60 s hold 20 failures (docs/decisions/gateway.md, Lockout).
+    const lockout = await counters.peekSliding(
+      lockoutKey(ip),
+      config.lockoutWindowMs,
+      config.lockoutFailures,
+    );
     if (lockout.count >= config.lockoutFailures) {
       if (usage !== undefined) await identifyLockedOut(call, headers);
-      return refuse(response, call, "EPX0081", { retryAfterMs: lockout.windowEndMs - clock.now() });
+      return refuse(response, call, "EPX0081", { retryAfterMs: lockout.belowLimitAtMs - clock.now() });
     }
 
     let matched: ReturnType<typeof matchRoute>;
@@ -298,7 +303,7 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
       if (parsed.kind === "key") {
         const check = await credentials.checkKey(parsed.key);
         if (!check.ok) {
-          await countFailure(ip);
+          if (check.counts) await countFailure(ip);
           return refuse(response, call, check.code);
         }
         orgId = check.orgId;
