@@ -15,6 +15,8 @@ import {
 } from "@hub/contract";
 import type { BucketRule, Counters, TakeResult } from "@hub/counters";
 import type { Logger } from "pino";
+import { addressKey } from "./address-key.js";
+import { clientAddress, createProxyTrust } from "./client-address.js";
 import { corsHeaders, preflightHeaders } from "./cors-headers.js";
 import type { CredentialResolver } from "./create-credential-resolver.js";
 import { createDeadlines, TIMED_OUT } from "./create-deadlines.js";
@@ -98,6 +100,7 @@ function envelopeErrorCode(body: Buffer): string {
 export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
   const { config, credentials, counters, transport, metrics, logger, clock, usage } = deps;
   const deadlines = createDeadlines();
+  const trust = config.trustedProxies.length > 0 ? createProxyTrust(config.trustedProxies) : undefined;
 
   function send(
     response: ServerResponse,
@@ -133,7 +136,7 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
   }
 
   function lockoutKey(ip: string): string {
-    return `gw:lockout:${ip}`;
+    return `gw:lockout:${addressKey(ip)}`;
   }
 
   async function countFailure(ip: string): Promise<void> {
@@ -322,7 +325,11 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
           return refuse(response, call, "EPX0010");
         orgId = check.orgId;
         pools = [
-          { key: `gw:visitor:${check.projectId}:${ip}`, rule: config.visitorBucket, code: "EPX0082" },
+          {
+            key: `gw:visitor:${check.projectId}:${addressKey(ip)}`,
+            rule: config.visitorBucket,
+            code: "EPX0082",
+          },
           { key: `gw:project:${check.projectId}`, rule: config.projectPool, code: "EPX0080" },
         ];
         if (route.access === "key-only") {
@@ -368,19 +375,11 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     call.credentialKind = parsed.kind === "key" ? "api_key" : "project_id";
   }
 
-  function clientAddress(request: IncomingMessage): string {
-    const peer = request.socket.remoteAddress ?? "unknown";
-    if (!config.trustProxy) return peer;
-    const forwarded = request.headers["x-forwarded-for"];
-    const first = typeof forwarded === "string" ? forwarded.split(",")[0]?.trim() : undefined;
-    return first || peer;
-  }
-
   return async function answerApiCall(request, response, requestId) {
     const started = performance.now();
     const call: CallContext = {
       requestId,
-      ip: clientAddress(request),
+      ip: clientAddress(request.socket.remoteAddress ?? "unknown", request.headers["x-forwarded-for"], trust),
       status: 0,
       operation: "none",
       headers: {},
