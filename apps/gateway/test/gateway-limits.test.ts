@@ -215,6 +215,53 @@ for (const backend of counterBackends) {
       }
     });
 
+    test("IPv6 callers behind a trusted proxy share the lockout and the visitor bucket of their /64", async () => {
+      const gw = await startGateway({
+        backend: backend.name,
+        clock: manualClock(),
+        config: { trustedProxies: ["127.0.0.1/32"], visitorBucket: { ratePerSecond: 1, burst: 2 } },
+      });
+      try {
+        const { key } = gw.access.addKey("org_six");
+        const projectId = gw.access.addProject("org_six");
+        const visitor = (address: string) => ({ "x-forwarded-for": address, "x-project-id": projectId });
+        for (const address of ["2001:db8:1:2::1", "2001:db8:1:2:ffff::9"]) {
+          assert.equal(
+            (await callGateway(gw.origin, "GET", "/v1/catalog", { headers: visitor(address) })).status,
+            200,
+          );
+        }
+        assertRefusal(
+          await callGateway(gw.origin, "GET", "/v1/catalog", { headers: visitor("2001:db8:1:2::abcd") }),
+          "EPX0082",
+          429,
+        );
+        assert.equal(
+          (await callGateway(gw.origin, "GET", "/v1/catalog", { headers: visitor("2001:db8:1:3::1") }))
+            .status,
+          200,
+        );
+        for (let i = 0; i < 20; i++) {
+          await callGateway(gw.origin, "GET", "/v1/catalog", {
+            headers: { "x-forwarded-for": `2001:db8:9:9::${i + 1}` },
+          });
+        }
+        assertRefusal(
+          await callGateway(gw.origin, "GET", "/v1/catalog", {
+            headers: { "x-forwarded-for": "2001:db8:9:9:1234::1", "x-api-key": key },
+          }),
+          "EPX0081",
+          429,
+        );
+        const elsewhere = await callGateway(gw.origin, "GET", "/v1/catalog", {
+          headers: { "x-forwarded-for": "2001:db8:9:a::1", "x-api-key": key },
+        });
+        assert.equal(elsewhere.status, 200);
+      } finally {
+        await gw.close();
+      }
+    });
+
     test("19 refused credentials do not lock out, and valid calls never count", async () => {
       const gw = await startGateway({ backend: backend.name, clock: manualClock() });
       try {
