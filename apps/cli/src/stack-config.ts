@@ -1,3 +1,4 @@
+import { parseCidr } from "@hub/gateway-app";
 import { z } from "zod";
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -100,6 +101,12 @@ export const stackConfigSchema = z.object({
   GATEWAY_BODY_LIMIT_BYTES: positiveInt
     .default(65536)
     .describe("Largest request body the gateway admits (EPX0005 past it)."),
+  GATEWAY_TRUSTED_PROXIES: z
+    .string()
+    .transform((v) => v.split(",").map((entry) => entry.trim()))
+    .refine((list) => list.every((entry) => parseCidr(entry) !== undefined), "comma-separated CIDRs")
+    .optional()
+    .describe("Reverse proxies' networks (CIDR list); only their X-Forwarded-For is believed."),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
     .default("info")

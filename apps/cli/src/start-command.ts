@@ -219,6 +219,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
         bodyLimitBytes: config.GATEWAY_BODY_LIMIT_BYTES,
         quoteTimeoutMs: config.GATEWAY_QUOTE_TIMEOUT_MS,
         timeoutMs: config.GATEWAY_TIMEOUT_MS,
+        trustedProxies: config.GATEWAY_TRUSTED_PROXIES,
       },
       credentials,
       counters,

@@ -74,3 +74,15 @@ test("a bad configuration fails fast listing every problem at once", () => {
       ),
   );
 });
+
+test("GATEWAY_TRUSTED_PROXIES is a comma-separated CIDR list, IPv4 and IPv6; anything else fails fast", () => {
+  assert.equal(parseStackConfig({}).GATEWAY_TRUSTED_PROXIES, undefined);
+  assert.deepEqual(
+    parseStackConfig({ GATEWAY_TRUSTED_PROXIES: "127.0.0.1/32, 10.0.0.0/8,::1/128" }).GATEWAY_TRUSTED_PROXIES,
+    ["127.0.0.1/32", "10.0.0.0/8", "::1/128"],
+  );
+  assert.throws(
+    () => parseStackConfig({ GATEWAY_TRUSTED_PROXIES: "10.0.0.0/8,proxy.internal" }),
+    (error: Error) => error.message.includes("GATEWAY_TRUSTED_PROXIES"),
+  );
+});

@@ -15,6 +15,8 @@ import {
 } from "@hub/contract";
 import type { BucketRule, Counters, TakeResult } from "@hub/counters";
 import type { Logger } from "pino";
+import { addressKey } from "./address-key.js";
+import { clientAddress, createProxyTrust } from "./client-address.js";
 import { corsHeaders, preflightHeaders } from "./cors-headers.js";
 import type { CredentialResolver } from "./create-credential-resolver.js";
 import { createDeadlines, TIMED_OUT } from "./create-deadlines.js";
@@ -98,6 +100,7 @@ function envelopeErrorCode(body: Buffer): string {
 export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
   const { config, credentials, counters, transport, metrics, logger, clock, usage } = deps;
   const deadlines = createDeadlines();
+  const trust = config.trustedProxies.length > 0 ? createProxyTrust(config.trustedProxies) : undefined;
 
   function send(
     response: ServerResponse,
@@ -133,11 +136,11 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
   }
 
   function lockoutKey(ip: string): string {
-    return `gw:lockout:${ip}`;
+    return `gw:lockout:${addressKey(ip)}`;
   }
 
   async function countFailure(ip: string): Promise<void> {
-    await counters.hit(lockoutKey(ip), config.lockoutWindowMs);
+    await counters.hitSliding(lockoutKey(ip), config.lockoutWindowMs, config.lockoutFailures);
   }
 
   /** Takes from each pool in turn, stopping at the first that refuses; the tightest answer sets the headers. */
@@ -271,10 +274,15 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     }
 
     const ip = call.ip;
-    const lockout = await counters.peek(lockoutKey(ip), config.lockoutWindowMs);
+    // A sliding minute: locked while the last 60 s hold 20 failures (docs/decisions/gateway.md, Lockout).
+    const lockout = await counters.peekSliding(
+      lockoutKey(ip),
+      config.lockoutWindowMs,
+      config.lockoutFailures,
+    );
     if (lockout.count >= config.lockoutFailures) {
       if (usage !== undefined) await identifyLockedOut(call, headers);
-      return refuse(response, call, "EPX0081", { retryAfterMs: lockout.windowEndMs - clock.now() });
+      return refuse(response, call, "EPX0081", { retryAfterMs: lockout.belowLimitAtMs - clock.now() });
     }
 
     let matched: ReturnType<typeof matchRoute>;
@@ -298,7 +306,7 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
       if (parsed.kind === "key") {
         const check = await credentials.checkKey(parsed.key);
         if (!check.ok) {
-          await countFailure(ip);
+          if (check.counts) await countFailure(ip);
           return refuse(response, call, check.code);
         }
         orgId = check.orgId;
@@ -317,7 +325,11 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
           return refuse(response, call, "EPX0010");
         orgId = check.orgId;
         pools = [
-          { key: `gw:visitor:${check.projectId}:${ip}`, rule: config.visitorBucket, code: "EPX0082" },
+          {
+            key: `gw:visitor:${check.projectId}:${addressKey(ip)}`,
+            rule: config.visitorBucket,
+            code: "EPX0082",
+          },
           { key: `gw:project:${check.projectId}`, rule: config.projectPool, code: "EPX0080" },
         ];
         if (route.access === "key-only") {
@@ -363,19 +375,11 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     call.credentialKind = parsed.kind === "key" ? "api_key" : "project_id";
   }
 
-  function clientAddress(request: IncomingMessage): string {
-    const peer = request.socket.remoteAddress ?? "unknown";
-    if (!config.trustProxy) return peer;
-    const forwarded = request.headers["x-forwarded-for"];
-    const first = typeof forwarded === "string" ? forwarded.split(",")[0]?.trim() : undefined;
-    return first || peer;
-  }
-
   return async function answerApiCall(request, response, requestId) {
     const started = performance.now();
     const call: CallContext = {
       requestId,
-      ip: clientAddress(request),
+      ip: clientAddress(request.socket.remoteAddress ?? "unknown", request.headers["x-forwarded-for"], trust),
       status: 0,
       operation: "none",
       headers: {},

@@ -13,10 +13,13 @@ export interface AccessLookup {
   markKeysUsed(keyIds: readonly string[], at: Date): Promise<void>;
 }
 
-/** A key's check: the organization it opens, or EPX0002 (unknown, revoked or expired). */
+/**
+ * A key's check: the organization it opens, or EPX0002 (unknown, revoked or expired); `counts` says
+ * whether the lockout counts it (the spec counts unknown credentials only).
+ */
 export type KeyCheck =
   | { readonly ok: true; readonly keyId: string; readonly orgId: string }
-  | { readonly ok: false; readonly code: "EPX0002" };
+  | { readonly ok: false; readonly code: "EPX0002"; readonly counts: boolean };
 
 /** A project id's check: its organization and exact allowed origins, or EPX0009. */
 export type ProjectCheck =
@@ -122,8 +125,9 @@ export function createCredentialResolver(
       const keyHash = hashApiKey(key);
       const row = await cached(keys, keyHash, () => deps.store.findKeyByHash(keyHash));
       const nowMs = clock.now();
-      if (!row || row.revokedAt !== null || (row.expiresAt !== null && row.expiresAt.getTime() <= nowMs)) {
-        return { ok: false, code: "EPX0002" };
+      if (!row) return { ok: false, code: "EPX0002", counts: true };
+      if (row.revokedAt !== null || (row.expiresAt !== null && row.expiresAt.getTime() <= nowMs)) {
+        return { ok: false, code: "EPX0002", counts: false };
       }
       usedKeyIds.add(row.keyId);
       return { ok: true, keyId: row.keyId, orgId: row.orgId };

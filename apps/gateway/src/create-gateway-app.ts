@@ -117,7 +117,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
     childLoggerFactory: (logger) => logger,
     genReqId: () => newRequestId(),
     requestIdHeader: false,
-    trustProxy: config.trustProxy,
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     // /v1 calls go from Node's server straight to the gateway's handler: Fastify's per-request work
     // (request and reply objects, routing, hooks, reply serialization) cost more than the gateway's own
     // checks and the hub together (docs/decisions/gateway.md, Throughput). Fastify serves the rest.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseCidr } from "./parse-cidr.js";
 
 const bucketRule = z.object({
   ratePerSecond: z.number().positive(),
@@ -26,8 +27,13 @@ export const gatewayConfigSchema = z.object({
   visitorBucket: bucketRule.default({ ratePerSecond: 10, burst: 20 }),
   lockoutFailures: z.number().int().positive().default(20),
   lockoutWindowMs: z.number().int().positive().default(60_000),
-  /** True only behind a proxy that sets X-Forwarded-For; otherwise the socket's address is the IP. */
-  trustProxy: z.boolean().default(false),
+  /**
+   * Networks of the reverse proxies in front (CIDR, IPv4 or IPv6): only a call from one of them has its
+   * X-Forwarded-For read. Empty: the socket's address is the caller's.
+   */
+  trustedProxies: z
+    .array(z.string().refine((text) => parseCidr(text) !== undefined, "a CIDR such as 10.0.0.0/8 or ::1/128"))
+    .default([]),
   preflightMaxAgeSeconds: z.number().int().nonnegative().default(600),
 });
 

@@ -5,4 +5,5 @@ export * from "./create-in-process-hub-transport.js";
 export * from "./create-usage-tally.js";
 export * from "./gateway-config.js";
 export * from "./hub-transport-error.js";
+export * from "./parse-cidr.js";
 export * from "./parse-credential.js";

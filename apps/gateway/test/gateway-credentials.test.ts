@@ -276,6 +276,12 @@ describe("gateway credential cache and key usage", () => {
       peek: async () => {
         throw new Error("Connection is closed.");
       },
+      hitSliding: async () => {
+        throw new Error("Connection is closed.");
+      },
+      peekSliding: async () => {
+        throw new Error("Connection is closed.");
+      },
     };
     const gw = await startGateway({ counters: failing });
     try {

@@ -100,7 +100,7 @@ for (const backend of counterBackends) {
       }
     });
 
-    test("20 refused credentials in a minute lock the IP out (EPX0081, Retry-After only) for the rest of that minute, valid keys included", async () => {
+    test("20 refused credentials in a minute lock the IP out (EPX0081, Retry-After only) until the oldest of them is a minute old, valid keys included", async () => {
       const clock = manualClock(60_000 * 29_000_000 + 15_000);
       const gw = await startGateway({ backend: backend.name, clock });
       try {
@@ -122,14 +122,14 @@ for (const backend of counterBackends) {
         }
         const locked = await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } });
         assertRefusal(locked, "EPX0081", 429);
-        assert.equal(locked.headers["retry-after"], "45");
+        assert.equal(locked.headers["retry-after"], "60");
         assert.equal(locked.json.errors[0].error_params, undefined);
         const lockedProject = await callGateway(gw.origin, "GET", "/v1/catalog", {
           headers: { "x-project-id": projectId, origin: "https://x.example" },
         });
         assertRefusal(lockedProject, "EPX0081", 429);
         assert.equal(lockedProject.headers["access-control-allow-origin"], "https://x.example");
-        clock.advance(44_000);
+        clock.advance(59_000);
         assertRefusal(
           await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } }),
           "EPX0081",
@@ -138,6 +138,125 @@ for (const backend of counterBackends) {
         clock.advance(1_000);
         const free = await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } });
         assert.equal(free.status, 200);
+      } finally {
+        await gw.close();
+      }
+    });
+
+    test("a revoked key and an expired key never count toward the lockout; unknown keys do", async () => {
+      const clock = manualClock();
+      const gw = await startGateway({ backend: backend.name, clock });
+      try {
+        const { key } = gw.access.addKey("org_r");
+        const revoked = gw.access.addKey("org_r", { revokedAt: new Date(clock.now() - 1000) }).key;
+        const expired = gw.access.addKey("org_r", { expiresAt: new Date(clock.now() - 1000) }).key;
+        for (let i = 0; i < 25; i++) {
+          for (const bad of [revoked, expired]) {
+            const refused = await callGateway(gw.origin, "GET", "/v1/catalog", {
+              headers: { "x-api-key": bad },
+            });
+            assertRefusal(refused, "EPX0002", 401);
+          }
+        }
+        const unknown = { "x-api-key": `svc_sk_${"U".repeat(43)}` };
+        for (let i = 0; i < 19; i++) {
+          assertRefusal(
+            await callGateway(gw.origin, "GET", "/v1/catalog", { headers: unknown }),
+            "EPX0002",
+            401,
+          );
+        }
+        const ok = await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } });
+        assert.equal(ok.status, 200);
+        assertRefusal(
+          await callGateway(gw.origin, "GET", "/v1/catalog", { headers: unknown }),
+          "EPX0002",
+          401,
+        );
+        assertRefusal(
+          await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } }),
+          "EPX0081",
+          429,
+        );
+      } finally {
+        await gw.close();
+      }
+    });
+
+    test("19 failures at the end of one minute and 19 at the start of the next lock the IP (a sliding minute)", async () => {
+      const clock = manualClock(60_000 * 29_000_000 + 50_000);
+      const gw = await startGateway({ backend: backend.name, clock });
+      try {
+        const { key } = gw.access.addKey("org_s");
+        for (let i = 0; i < 19; i++) {
+          assertRefusal(await callGateway(gw.origin, "GET", "/v1/catalog"), "EPX0001", 401);
+        }
+        clock.advance(15_000);
+        const next: string[] = [];
+        for (let i = 0; i < 19; i++) {
+          next.push((await callGateway(gw.origin, "GET", "/v1/catalog")).json.errors[0].error_code);
+        }
+        // The 20th failure within 60 s locks; the rest of the 19 meet the lockout.
+        assert.deepEqual(next, ["EPX0001", ...Array.from({ length: 18 }, () => "EPX0081")]);
+        const locked = await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } });
+        assertRefusal(locked, "EPX0081", 429);
+        assert.equal(locked.headers["retry-after"], "45");
+        clock.advance(44_999);
+        assertRefusal(
+          await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } }),
+          "EPX0081",
+          429,
+        );
+        clock.advance(1);
+        const free = await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } });
+        assert.equal(free.status, 200);
+      } finally {
+        await gw.close();
+      }
+    });
+
+    test("IPv6 callers behind a trusted proxy share the lockout and the visitor bucket of their /64", async () => {
+      const gw = await startGateway({
+        backend: backend.name,
+        clock: manualClock(),
+        config: { trustedProxies: ["127.0.0.1/32"], visitorBucket: { ratePerSecond: 1, burst: 2 } },
+      });
+      try {
+        const { key } = gw.access.addKey("org_six");
+        const projectId = gw.access.addProject("org_six");
+        const visitor = (address: string) => ({ "x-forwarded-for": address, "x-project-id": projectId });
+        for (const address of ["2001:db8:1:2::1", "2001:db8:1:2:ffff::9"]) {
+          assert.equal(
+            (await callGateway(gw.origin, "GET", "/v1/catalog", { headers: visitor(address) })).status,
+            200,
+          );
+        }
+        assertRefusal(
+          await callGateway(gw.origin, "GET", "/v1/catalog", { headers: visitor("2001:db8:1:2::abcd") }),
+          "EPX0082",
+          429,
+        );
+        assert.equal(
+          (await callGateway(gw.origin, "GET", "/v1/catalog", { headers: visitor("2001:db8:1:3::1") }))
+            .status,
+          200,
+        );
+        for (let i = 0; i < 20; i++) {
+          await callGateway(gw.origin, "GET", "/v1/catalog", {
+            headers: { "x-forwarded-for": `2001:db8:9:9::${i + 1}` },
+          });
+        }
+        assertRefusal(
+          await callGateway(gw.origin, "GET", "/v1/catalog", {
+            headers: { "x-forwarded-for": "2001:db8:9:9:1234::1", "x-api-key": key },
+          }),
+          "EPX0081",
+          429,
+        );
+        const elsewhere = await callGateway(gw.origin, "GET", "/v1/catalog", {
+          headers: { "x-forwarded-for": "2001:db8:9:a::1", "x-api-key": key },
+        });
+        assert.equal(elsewhere.status, 200);
       } finally {
         await gw.close();
       }

@@ -23,8 +23,16 @@ export interface WindowCount {
   readonly windowEndMs: number;
 }
 
+/** Events within the last window, counted up to a limit, and when the count falls below the limit. */
+export interface SlidingCount {
+  /** Events in the last `windowMs`, at most `limit`. */
+  readonly count: number;
+  /** When the count falls below `limit` with no new event (epoch ms); now when it already is below. */
+  readonly belowLimitAtMs: number;
+}
+
 /**
- * Shared counters: token buckets for rate pools and fixed windows for lockouts. In memory for one
+ * Shared counters: token buckets for rate pools, fixed windows and sliding windows for lockouts. In memory for one
  * process, in Redis across replicas; both give the same answers for the same clock.
  */
 export interface Counters {
@@ -34,4 +42,8 @@ export interface Counters {
   hit(key: string, windowMs: number): Promise<WindowCount>;
   /** The current window's count at `key` without counting. */
   peek(key: string, windowMs: number): Promise<WindowCount>;
+  /** Records one event at `key` now and counts those of the last `windowMs` (a sliding log of the newest `limit`). */
+  hitSliding(key: string, windowMs: number, limit: number): Promise<SlidingCount>;
+  /** The sliding count at `key` without recording an event. */
+  peekSliding(key: string, windowMs: number, limit: number): Promise<SlidingCount>;
 }

@@ -1,5 +1,6 @@
 import { type Clock, systemClock } from "@hub/clock";
-import type { Counters, WindowCount } from "./counters.js";
+import type { Counters, SlidingCount, WindowCount } from "./counters.js";
+import { slidingCount } from "./sliding-count.js";
 import { type BucketState, takeTokens } from "./take-tokens.js";
 import { windowStart } from "./window-start.js";
 
@@ -11,6 +12,11 @@ export interface MemoryCountersConfig {
   readonly maxEntries?: number;
   /** How often, at most, a call sweeps idle entries. */
   readonly sweepIntervalMs?: number;
+}
+
+interface SlidingLog {
+  times: number[];
+  expiresAtMs: number;
 }
 
 interface WindowState {
@@ -34,6 +40,7 @@ export function createMemoryCounters(
   const sweepIntervalMs = config.sweepIntervalMs ?? 1_000;
   const buckets = new Map<string, BucketState>();
   const windows = new Map<string, WindowState>();
+  const logs = new Map<string, SlidingLog>();
   let lastSweepMs = Number.NEGATIVE_INFINITY;
 
   function sweep(nowMs: number): void {
@@ -46,6 +53,10 @@ export function createMemoryCounters(
     for (const [key, state] of windows) {
       if (state.expiresAtMs > nowMs) break;
       windows.delete(key);
+    }
+    for (const [key, log] of logs) {
+      if (log.expiresAtMs > nowMs) break;
+      logs.delete(key);
     }
   }
 
@@ -97,6 +108,25 @@ export function createMemoryCounters(
       const startMs = windowStart(nowMs, windowMs);
       const state = currentWindow(key, windowMs, nowMs);
       return { count: state?.count ?? 0, windowEndMs: startMs + windowMs };
+    },
+
+    async hitSliding(key, windowMs, limit): Promise<SlidingCount> {
+      const nowMs = clock.now();
+      sweep(nowMs);
+      const times = (logs.get(key)?.times ?? []).filter((t) => t > nowMs - windowMs);
+      let at = times.length;
+      while (at > 0 && times[at - 1]! > nowMs) at -= 1;
+      times.splice(at, 0, nowMs);
+      if (times.length > limit) times.splice(0, times.length - limit);
+      logs.delete(key);
+      logs.set(key, { times, expiresAtMs: Math.max(nowMs, times.at(-1)!) + windowMs });
+      cap(logs);
+      return slidingCount(times, windowMs, limit, nowMs);
+    },
+
+    async peekSliding(key, windowMs, limit): Promise<SlidingCount> {
+      const nowMs = clock.now();
+      return slidingCount(logs.get(key)?.times ?? [], windowMs, limit, nowMs);
     },
   };
 }

@@ -1,7 +1,8 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { type Clock, systemClock } from "@hub/clock";
 import type { Redis } from "ioredis";
-import type { Counters } from "./counters.js";
+import type { Counters, SlidingCount } from "./counters.js";
+import { slidingCount } from "./sliding-count.js";
 import { describeBucket } from "./take-tokens.js";
 import { windowStart } from "./window-start.js";
 
@@ -48,6 +49,21 @@ if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count
 `;
 
+// A sliding log in a sorted set scored by event time: drop what left the window, add the event (when
+// ARGV[4] names one), keep the newest `limit`, and return the kept times, oldest first.
+const SLIDING_SCRIPT = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if ARGV[4] ~= '' then
+  redis.call('ZADD', KEYS[1], now, ARGV[4])
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -(limit + 1))
+  redis.call('PEXPIRE', KEYS[1], window + 1000)
+end
+return redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+`;
+
 interface Script {
   readonly source: string;
   readonly sha: string;
@@ -59,6 +75,7 @@ function script(source: string): Script {
 
 const take = script(TAKE_SCRIPT);
 const hit = script(HIT_SCRIPT);
+const sliding = script(SLIDING_SCRIPT);
 
 /**
  * Counters shared by every replica through Redis. The caller owns the client (and quits it); give
@@ -83,6 +100,24 @@ export function createRedisCounters(
 
   function windowKey(key: string, windowMs: number, nowMs: number): string {
     return `${config.prefix}w:${windowMs}:${windowStart(nowMs, windowMs)}:${key}`;
+  }
+
+  async function slidingLog(
+    key: string,
+    windowMs: number,
+    limit: number,
+    event: string,
+  ): Promise<SlidingCount> {
+    const nowMs = clock.now();
+    const flat = (await run(sliding, `${config.prefix}s:${windowMs}:${key}`, [
+      nowMs,
+      windowMs,
+      limit,
+      event,
+    ])) as string[];
+    const times: number[] = [];
+    for (let i = 1; i < flat.length; i += 2) times.push(Number(flat[i]));
+    return slidingCount(times, windowMs, limit, nowMs);
   }
 
   return {
@@ -112,6 +147,14 @@ export function createRedisCounters(
         count: value === null ? 0 : Number(value),
         windowEndMs: windowStart(nowMs, windowMs) + windowMs,
       };
+    },
+
+    hitSliding(key, windowMs, limit) {
+      return slidingLog(key, windowMs, limit, `${clock.now()}:${randomUUID()}`);
+    },
+
+    peekSliding(key, windowMs, limit) {
+      return slidingLog(key, windowMs, limit, "");
     },
   };
 }

@@ -129,6 +129,57 @@ for (const backend of backends) {
       assert.equal((await counters.hit("ip", 60_000)).count, 1);
     });
 
+    test("a sliding window counts 19 events at the end of one minute and 19 at the start of the next together", async () => {
+      const clock = manualClock(60_000 * 1_000_000 + 50_000);
+      const counters = backend.make(clock);
+      for (let i = 0; i < 19; i++) await counters.hitSliding("ip", 60_000, 20);
+      clock.advance(15_000);
+      for (let i = 0; i < 18; i++) await counters.hitSliding("ip", 60_000, 20);
+      assert.deepEqual(await counters.peekSliding("ip", 60_000, 20), {
+        count: 20,
+        belowLimitAtMs: 60_000 * 1_000_000 + 50_000 + 60_000,
+      });
+      assert.deepEqual(await counters.hitSliding("ip", 60_000, 20), {
+        count: 20,
+        belowLimitAtMs: 60_000 * 1_000_000 + 50_000 + 60_000,
+      });
+    });
+
+    test("a sliding count falls below the limit once the oldest of the newest limit events is a window old", async () => {
+      const start = 1_700_000_000_000;
+      const clock = manualClock(start);
+      const counters = backend.make(clock);
+      for (let i = 0; i < 5; i++) {
+        await counters.hitSliding("ip", 60_000, 3);
+        clock.advance(1_000);
+      }
+      // Events at +0…+4 s; the newest three are +2, +3 and +4 s.
+      assert.deepEqual(await counters.peekSliding("ip", 60_000, 3), {
+        count: 3,
+        belowLimitAtMs: start + 62_000,
+      });
+      clock.advance(56_999);
+      assert.equal((await counters.peekSliding("ip", 60_000, 3)).count, 3);
+      clock.advance(1);
+      assert.deepEqual(await counters.peekSliding("ip", 60_000, 3), {
+        count: 2,
+        belowLimitAtMs: start + 62_000,
+      });
+      clock.advance(2_000);
+      assert.deepEqual(await counters.peekSliding("ip", 60_000, 3), {
+        count: 0,
+        belowLimitAtMs: start + 64_000,
+      });
+      assert.equal((await counters.peekSliding("other", 60_000, 3)).count, 0);
+    });
+
+    test("concurrent sliding hits are each counted once", async () => {
+      const clock = manualClock();
+      const counters = backend.make(clock);
+      await Promise.all(Array.from({ length: 15 }, () => counters.hitSliding("ip", 60_000, 20)));
+      assert.equal((await counters.peekSliding("ip", 60_000, 20)).count, 15);
+    });
+
     test("concurrent hits are each counted once", async () => {
       const clock = manualClock();
       const counters = backend.make(clock);
