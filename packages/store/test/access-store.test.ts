@@ -78,7 +78,7 @@ for (const { driver, skip } of databases.drivers) {
             ? [fresh.sql, fresh.openAnotherClient(), fresh.openAnotherClient()]
             : [fresh.sql, fresh.sql, fresh.sql];
         const results = await Promise.all(clients.map((client) => runMigrations(client, migrations)));
-        const appliedEverywhere = results.flatMap((r) => r.applied).sort();
+        const appliedEverywhere = results.flatMap((r) => r.applied).sort((a, b) => a - b);
         assert.deepEqual(
           appliedEverywhere,
           migrations.map((m) => m.version),
