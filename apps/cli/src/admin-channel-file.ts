@@ -1,16 +1,28 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** Header the CLI sends the channel's token in. */
-export const ADMIN_TOKEN_HEADER = "x-hub-admin-token";
 export const ADMIN_CHANNEL_PATH = "/admin";
+/** Where the CLI sends its nonce; the answer proves the server holds the token. */
+export const ADMIN_CHALLENGE_PATH = "/admin/challenge";
+/** Header naming the server's nonce the request answers. */
+export const ADMIN_NONCE_HEADER = "x-hub-admin-nonce";
+/** Header carrying the request's proof, and the answer's. */
+export const ADMIN_PROOF_HEADER = "x-hub-admin-proof";
+/** Nonces are 32 random bytes, hex. */
+export const ADMIN_NONCE_PATTERN = /^[0-9a-f]{64}$/;
 
 /** The channel's answers: `{ ok: true, result }` or `{ ok: false, error: { code, message } }`. */
 export type AdminChannelAnswer =
   | { ok: true; result: Record<string, unknown> }
   | { ok: false; error: { code: string; message: string } };
 
-/** What `<dataDir>/admin.json` holds while a service runs its admin channel. */
+/** The channel's answer to a challenge: its nonce and its proof of the token over both nonces. */
+export interface AdminChallengeAnswer {
+  serverNonce: string;
+  serverProof: string;
+}
+
+/** What `<dataDir>/admin.json` holds while a service runs its admin channel; the token never leaves it. */
 export interface AdminChannelFile {
   port: number;
   token: string;

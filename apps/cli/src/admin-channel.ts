@@ -1,21 +1,28 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Admin, AdminRefusal } from "@hub/admin";
 import type { Logger } from "pino";
 import {
+  ADMIN_CHALLENGE_PATH,
   ADMIN_CHANNEL_PATH,
-  ADMIN_TOKEN_HEADER,
+  ADMIN_NONCE_HEADER,
+  ADMIN_NONCE_PATTERN,
+  ADMIN_PROOF_HEADER,
+  type AdminChallengeAnswer,
   type AdminChannelAnswer,
   type AdminChannelFile,
   adminChannelFilePath,
   readAdminChannelFile,
 } from "./admin-channel-file.js";
+import { adminChannelProof, isAdminChannelProof } from "./admin-channel-proof.js";
 import { adminRequestSchema } from "./admin-request.js";
 import { executeAdminRequest } from "./execute-admin-request.js";
 
 const BODY_LIMIT_BYTES = 64 * 1024;
+const CHALLENGE_LIFETIME_MS = 30_000;
+const CHALLENGES_OUTSTANDING = 64;
 
 export interface AdminChannelDeps {
   admin: Admin;
@@ -28,13 +35,17 @@ export interface AdminChannel {
   stop(): Promise<void>;
 }
 
-const digest = (value: string) => createHash("sha256").update(value).digest();
-
-function answer(response: ServerResponse, status: number, body: AdminChannelAnswer): void {
+function send(
+  response: ServerResponse,
+  status: number,
+  body: AdminChannelAnswer | AdminChallengeAnswer,
+  proveAnswer?: (text: string) => string,
+): void {
   const text = JSON.stringify(body);
   response.writeHead(status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(text),
+    ...(proveAnswer ? { [ADMIN_PROOF_HEADER]: proveAnswer(text) } : {}),
   });
   response.end(text);
 }
@@ -53,42 +64,91 @@ async function readBody(request: IncomingMessage): Promise<string | undefined> {
 /**
  * Lets `hub admin` reach a running service that holds the embedded database (a PGlite dir has one
  * opener). Listens on 127.0.0.1 on a free port and writes `<dataDir>/admin.json` { port, token, pid }
- * (mode 0600); every request must carry the token. stop() closes it and removes the file.
+ * (mode 0600). The token never travels: a caller first sends a nonce to /admin/challenge and gets the
+ * server's nonce with the server's proof over both; its request then carries its own proof over both
+ * nonces and the body, and the answer carries the server's proof over it. stop() closes it and removes the file.
  */
 export async function startAdminChannel(deps: AdminChannelDeps): Promise<AdminChannel> {
   const { admin, dataDir, logger } = deps;
   const token = randomBytes(32).toString("base64url");
-  const tokenDigest = digest(token);
+  // Server nonce -> the caller's nonce it answered; each is good for one request.
+  const challenges = new Map<string, { clientNonce: string; expiresAtMs: number }>();
+  const forgetExpired = (nowMs: number) => {
+    for (const [nonce, challenge] of challenges) if (challenge.expiresAtMs <= nowMs) challenges.delete(nonce);
+  };
 
   const server = createServer(async (request, response) => {
+    let answer = (status: number, reply: AdminChannelAnswer) => send(response, status, reply);
     try {
+      if (request.method === "POST" && request.url === ADMIN_CHALLENGE_PATH) {
+        const body = await readBody(request);
+        let clientNonce: unknown;
+        try {
+          clientNonce = body === undefined ? undefined : JSON.parse(body)?.clientNonce;
+        } catch {}
+        if (typeof clientNonce !== "string" || !ADMIN_NONCE_PATTERN.test(clientNonce)) {
+          send(response, 400, {
+            ok: false,
+            error: { code: "invalid-request", message: "clientNonce: 64 hex" },
+          });
+          return;
+        }
+        const nowMs = Date.now();
+        forgetExpired(nowMs);
+        if (challenges.size >= CHALLENGES_OUTSTANDING)
+          challenges.delete(challenges.keys().next().value as string);
+        const serverNonce = randomBytes(32).toString("hex");
+        challenges.set(serverNonce, { clientNonce, expiresAtMs: nowMs + CHALLENGE_LIFETIME_MS });
+        send(response, 200, {
+          serverNonce,
+          serverProof: adminChannelProof(token, "server", clientNonce, serverNonce),
+        });
+        return;
+      }
       if (request.method !== "POST" || request.url !== ADMIN_CHANNEL_PATH) {
-        answer(response, 404, { ok: false, error: { code: "not-found", message: "POST /admin only" } });
+        send(response, 404, { ok: false, error: { code: "not-found", message: "POST /admin only" } });
         return;
       }
-      const presented = request.headers[ADMIN_TOKEN_HEADER];
-      if (typeof presented !== "string" || !timingSafeEqual(digest(presented), tokenDigest)) {
-        logger.warn(
-          { remote: request.socket.remoteAddress },
-          "admin channel: request with a wrong token refused",
-        );
-        answer(response, 401, { ok: false, error: { code: "unauthorized", message: "wrong admin token" } });
-        return;
-      }
+      const serverNonce = request.headers[ADMIN_NONCE_HEADER];
+      const challenge = typeof serverNonce === "string" ? challenges.get(serverNonce) : undefined;
+      if (typeof serverNonce === "string") challenges.delete(serverNonce);
       const body = await readBody(request);
       if (body === undefined) {
-        answer(response, 413, { ok: false, error: { code: "invalid-request", message: "body over 64 KiB" } });
+        send(response, 413, { ok: false, error: { code: "invalid-request", message: "body over 64 KiB" } });
         return;
       }
+      if (
+        challenge === undefined ||
+        challenge.expiresAtMs <= Date.now() ||
+        !isAdminChannelProof(
+          request.headers[ADMIN_PROOF_HEADER],
+          adminChannelProof(token, "client", serverNonce as string, challenge.clientNonce, body),
+        )
+      ) {
+        logger.warn(
+          { remote: request.socket.remoteAddress },
+          "admin channel: request without a valid proof of the token refused",
+        );
+        send(response, 401, {
+          ok: false,
+          error: { code: "unauthorized", message: "no valid proof of the admin token" },
+        });
+        return;
+      }
+      const { clientNonce } = challenge;
+      answer = (status, reply) =>
+        send(response, status, reply, (text) =>
+          adminChannelProof(token, "answer", clientNonce, serverNonce as string, text),
+        );
       let parsed: ReturnType<typeof adminRequestSchema.safeParse>;
       try {
         parsed = adminRequestSchema.safeParse(JSON.parse(body));
       } catch {
-        answer(response, 400, { ok: false, error: { code: "invalid-request", message: "body is not JSON" } });
+        answer(400, { ok: false, error: { code: "invalid-request", message: "body is not JSON" } });
         return;
       }
       if (!parsed.success) {
-        answer(response, 400, {
+        answer(400, {
           ok: false,
           error: { code: "invalid-request", message: parsed.error.message },
         });
@@ -97,11 +157,11 @@ export async function startAdminChannel(deps: AdminChannelDeps): Promise<AdminCh
       try {
         const result = await executeAdminRequest(admin, parsed.data);
         logger.info({ verb: parsed.data.verb }, "admin channel: done");
-        answer(response, 200, { ok: true, result });
+        answer(200, { ok: true, result });
       } catch (error) {
         if (error instanceof AdminRefusal) {
           logger.info({ verb: parsed.data.verb, code: error.code }, "admin channel: refused");
-          answer(response, 400, { ok: false, error: { code: error.code, message: error.message } });
+          answer(400, { ok: false, error: { code: error.code, message: error.message } });
           return;
         }
         throw error;
@@ -109,7 +169,7 @@ export async function startAdminChannel(deps: AdminChannelDeps): Promise<AdminCh
     } catch (error) {
       logger.error({ err: error }, "admin channel: request failed");
       if (!response.headersSent) {
-        answer(response, 500, { ok: false, error: { code: "internal", message: (error as Error).message } });
+        answer(500, { ok: false, error: { code: "internal", message: (error as Error).message } });
       }
     }
   });

@@ -1,6 +1,11 @@
 import { userInfo } from "node:os";
 import type { StoreConfig } from "@hub/store";
-import { AdminChannelUnreachable, isProcessAlive, sendAdminRequest } from "./admin-channel-client.js";
+import {
+  AdminChannelNotAuthenticated,
+  AdminChannelUnreachable,
+  isProcessAlive,
+  sendAdminRequest,
+} from "./admin-channel-client.js";
 import { readAdminChannelFile } from "./admin-channel-file.js";
 import type { AdminRequest } from "./admin-request.js";
 import type { AdminResult } from "./execute-admin-request.js";
@@ -104,7 +109,9 @@ async function runAdminRequest(config: CliConfig, request: AdminRequest): Promis
       if (answer.ok) return answer.result;
       throw failureFrom(answer.error.code, answer.error.message);
     } catch (error) {
-      if (!(error instanceof AdminChannelUnreachable)) throw error;
+      // Neither was the request executed; an impostor on the port never saw the token.
+      if (!(error instanceof AdminChannelUnreachable || error instanceof AdminChannelNotAuthenticated))
+        throw error;
     }
   }
   return runLocally(config, request);

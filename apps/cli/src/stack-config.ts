@@ -101,6 +101,14 @@ export const stackConfigSchema = z.object({
   GATEWAY_BODY_LIMIT_BYTES: positiveInt
     .default(65536)
     .describe("Largest request body the gateway admits (EPX0005 past it)."),
+  GATEWAY_PROJECT_SHARE: z.coerce
+    .number()
+    .gt(0)
+    .max(1)
+    .default(0.5)
+    .describe(
+      "Share of the hub's organization rate a project id's visitors spend together (EPX0080 past it).",
+    ),
   GATEWAY_TRUSTED_PROXIES: z
     .string()
     .transform((v) => v.split(",").map((entry) => entry.trim()))

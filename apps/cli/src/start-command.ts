@@ -219,6 +219,8 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
         bodyLimitBytes: config.GATEWAY_BODY_LIMIT_BYTES,
         quoteTimeoutMs: config.GATEWAY_QUOTE_TIMEOUT_MS,
         timeoutMs: config.GATEWAY_TIMEOUT_MS,
+        hubOrganizationBucket: { ratePerSecond: config.HUB_TENANT_RPS, burst: config.HUB_TENANT_BURST },
+        projectShare: config.GATEWAY_PROJECT_SHARE,
         trustedProxies: config.GATEWAY_TRUSTED_PROXIES,
       },
       credentials,

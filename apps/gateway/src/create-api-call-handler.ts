@@ -22,6 +22,7 @@ import type { CredentialResolver } from "./create-credential-resolver.js";
 import { createDeadlines, TIMED_OUT } from "./create-deadlines.js";
 import type { UsageCredentialKind, UsageTally } from "./create-usage-tally.js";
 import type { GatewayConfig } from "./gateway-config.js";
+import { projectPoolRule } from "./project-pool-rule.js";
 import type { GatewayMetrics } from "./gateway-metrics.js";
 import { HubTransportError } from "./hub-transport-error.js";
 import { isEnvelopeAnswer } from "./is-envelope-answer.js";
@@ -100,6 +101,8 @@ function envelopeErrorCode(body: Buffer): string {
 export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
   const { config, credentials, counters, transport, metrics, logger, clock, usage } = deps;
   const deadlines = createDeadlines();
+  const projectPool =
+    config.projectPool ?? projectPoolRule(config.hubOrganizationBucket, config.projectShare);
   const trust = config.trustedProxies.length > 0 ? createProxyTrust(config.trustedProxies) : undefined;
 
   function send(
@@ -330,7 +333,7 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
             rule: config.visitorBucket,
             code: "EPX0082",
           },
-          { key: `gw:project:${check.projectId}`, rule: config.projectPool, code: "EPX0080" },
+          { key: `gw:project:${check.projectId}`, rule: projectPool, code: "EPX0080" },
         ];
         if (route.access === "key-only") {
           await takeFromPools(call, pools, 0);

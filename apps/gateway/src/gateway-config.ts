@@ -21,8 +21,12 @@ export const gatewayConfigSchema = z.object({
   bodyReadTimeoutMs: z.number().int().positive().default(10_000),
   /** One pool per organization for its keys, any IP. */
   organizationPool: bucketRule.default({ ratePerSecond: 100, burst: 200 }),
-  /** One pool per project for its project id, all visitors together. */
-  projectPool: bucketRule.default({ ratePerSecond: 50, burst: 100 }),
+  /** The hub's per-organization bucket (HUB_TENANT_RPS, HUB_TENANT_BURST); the project pool is a share of it. */
+  hubOrganizationBucket: bucketRule.default({ ratePerSecond: 5, burst: 20 }),
+  /** Share of the hub's per-organization rate that anonymous callers of one project may spend together. */
+  projectShare: z.number().gt(0).max(1).default(0.5),
+  /** One pool per project for its project id, all visitors together; unset: projectShare of hubOrganizationBucket. */
+  projectPool: bucketRule.optional(),
   /** One bucket per project and visitor IP. */
   visitorBucket: bucketRule.default({ ratePerSecond: 10, burst: 20 }),
   lockoutFailures: z.number().int().positive().default(20),

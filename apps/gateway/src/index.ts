@@ -7,3 +7,4 @@ export * from "./gateway-config.js";
 export * from "./hub-transport-error.js";
 export * from "./parse-cidr.js";
 export * from "./parse-credential.js";
+export * from "./project-pool-rule.js";
