@@ -6,6 +6,7 @@ import type { Counters } from "@hub/counters";
 import type { SqlClient } from "@hub/store";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import type { Logger } from "pino";
+import type { Registry } from "prom-client";
 import { type HubConfig, type HubConfigInput, parseHubConfig } from "./config.js";
 import { createDispatcher } from "./http/dispatcher.js";
 import { answerUnparsableRequest, mountOnFastify, sendAnswer } from "./http/fastify-transport.js";
@@ -72,8 +73,10 @@ export interface HubReconcilerOptions {
 }
 
 export interface HubApp {
-  /** The HTTP surface (listen on it, or inject into it): /v1 routes, /healthz, /metrics. */
+  /** The HTTP surface (listen on it, or inject into it): /v1 routes and /healthz. */
   app: FastifyInstance;
+  /** The hub's metrics, served by the operator listener, never on the hub's own listener. */
+  metrics: Registry;
   /** The in-process way in for the gateway; a call whose signal fired stops its work and rejects with the signal's reason. */
   handle(call: HubCall): Promise<HubAnswer>;
   close(): Promise<void>;
@@ -235,9 +238,6 @@ export function createHubApp(deps: HubAppDeps): HubApp {
     },
   });
   app.get("/healthz", async () => ({ status: "ready" }));
-  app.get("/metrics", async (_request, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
   mountOnFastify(app, {
     router,
     dispatcher,
@@ -247,6 +247,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
 
   return {
     app,
+    metrics: metrics.registry,
     handle(call) {
       const inbound = {
         method: call.method,
