@@ -59,6 +59,7 @@ function sendRefusal(reply: FastifyReply, code: ErrorCode): void {
     .code(errorCatalogue[code].status)
     .header("x-request-id", reply.request.id)
     .header("content-type", JSON_CONTENT_TYPE)
+    .header("cache-control", "no-store")
     .send(JSON.stringify(errorEnvelope(code, reply.request.id)));
 }
 
@@ -72,6 +73,7 @@ function endWithEnvelope(socket: Duplex, code: ErrorCode, head: boolean, message
       `Content-Type: ${JSON_CONTENT_TYPE}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\n` +
+      "Cache-Control: no-store\r\n" +
       "Connection: close\r\n\r\n" +
       (head ? "" : body),
   );
