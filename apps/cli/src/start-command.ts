@@ -172,6 +172,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
         organizationBucket: { ratePerSecond: config.HUB_TENANT_RPS, burst: config.HUB_TENANT_BURST },
         perIpBucket: { ratePerSecond: config.HUB_PER_IP_RPS, burst: config.HUB_PER_IP_BURST },
         quotesInFlight: config.HUB_QUOTES_IN_FLIGHT,
+        outboundPerProvider: config.HUB_OUTBOUND_PER_PROVIDER,
         unsignedOpenFlowRegistration: config.HUB_UNSIGNED_OPEN_FLOW_REGISTRATION,
       },
       catalog,

@@ -33,6 +33,7 @@ import { createOpenFlowStore } from "./store/open-flow-store.js";
 import { createQuoteStore } from "./store/quote-store.js";
 import { createSubmissionStore } from "./store/submission-store.js";
 import { createProviderClients } from "./upstream/provider-clients.js";
+import { createOutboundLimiter } from "./limits/outbound-limiter.js";
 import type { ProviderConfigInput } from "./upstream/providers-config.js";
 
 export interface HubAppDeps {
@@ -107,7 +108,8 @@ export function createHubApp(deps: HubAppDeps): HubApp {
   const admission = createQuoteAdmission({ limit: config.quotesInFlight });
   const metrics = createHubMetrics();
   if (deps.providers?.length && !deps.sql) throw new Error("quote providers need the database (deps.sql)");
-  const providers = deps.providers?.length ? createProviderClients(deps.providers) : undefined;
+  const outbound = createOutboundLimiter({ maxConcurrentPerProvider: config.outboundPerProvider });
+  const providers = deps.providers?.length ? createProviderClients(deps.providers, { outbound }) : undefined;
   if (deps.reconciler && !deps.sql) throw new Error("the reconciler needs the database (deps.sql)");
   const reconciler =
     deps.reconciler && deps.sql
@@ -179,6 +181,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
     orders: createOrderService({
       store: deps.sql && createSubmissionStore(deps.sql),
       upstreamOf: (providerId) => providers?.get(providerId),
+      outbound,
       clock,
       logger: logger.child({ component: "submissions" }),
       registrations: deps.sql && createOpenFlowStore(deps.sql),
