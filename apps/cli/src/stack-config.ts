@@ -91,7 +91,7 @@ export const stackConfigSchema = z.object({
     .describe("Idle time after which a caller's buckets are dropped."),
   HUB_QUOTES_IN_FLIGHT: positiveInt.default(64).describe("Quotes in flight process-wide before EIN0081."),
   HUB_OUTBOUND_PER_PROVIDER: positiveInt
-    .default(32)
+    .default(128)
     .describe("Calls in flight to one upstream provider before EIN0081, nothing sent."),
   HUB_PER_IP_RPS: positiveInt.default(1000).describe("Hub per-IP limiter refill (EMC0005 past it)."),
   HUB_PER_IP_BURST: positiveInt.default(2000).describe("Hub per-IP limiter burst."),

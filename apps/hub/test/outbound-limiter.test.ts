@@ -63,8 +63,8 @@ function submit(hub: HubApp, quote: { quoteRequestId: string; quoteId: string })
 }
 
 describe("the outbound limiter per provider", () => {
-  test("the cap defaults to 32 calls in flight per provider", () => {
-    assert.equal(parseHubConfig({ gatewayCredential: "g".repeat(32) }).outboundPerProvider, 32);
+  test("the cap defaults to 128 calls per provider, so the 64 quotes in flight on both OIF lanes fit", () => {
+    assert.equal(parseHubConfig({ gatewayCredential: "g".repeat(32) }).outboundPerProvider, 128);
   });
 
   test("slots are per provider and a released slot is free again, once", () => {
