@@ -41,6 +41,9 @@ export const stackConfigSchema = z.object({
       "The dashboard's origin as browsers reach it (checked against Origin; https makes cookies Secure); defaults to http://127.0.0.1:DASHBOARD_PORT.",
     ),
   HUB_PORT: port.default(8090).describe("Hub listener (calls only from the gateway, with its credential)."),
+  METRICS_PORT: port
+    .default(9090)
+    .describe("Operator listener on 127.0.0.1 serving /metrics of every process of the stack."),
   DEVNET_PORT: port.default(4000).describe("Devnet control, aggregator and solver APIs."),
   DEVNET_RPC_PORTS: portList.default([8545, 8546]).describe("The two devnet chains' JSON-RPC ports."),
   HUB_DEVNET: flag
@@ -87,6 +90,9 @@ export const stackConfigSchema = z.object({
     .default(600)
     .describe("Idle time after which a caller's buckets are dropped."),
   HUB_QUOTES_IN_FLIGHT: positiveInt.default(64).describe("Quotes in flight process-wide before EIN0081."),
+  HUB_OUTBOUND_PER_PROVIDER: positiveInt
+    .default(128)
+    .describe("Calls in flight to one upstream provider before EIN0081, nothing sent."),
   HUB_PER_IP_RPS: positiveInt.default(1000).describe("Hub per-IP limiter refill (EMC0005 past it)."),
   HUB_PER_IP_BURST: positiveInt.default(2000).describe("Hub per-IP limiter burst."),
   HUB_UNSIGNED_OPEN_FLOW_REGISTRATION: flag

@@ -27,8 +27,10 @@ import {
 import { openStore } from "@hub/store";
 import { Redis } from "ioredis";
 import { type Logger, pino } from "pino";
+import { Registry } from "prom-client";
 import { startAdminChannel } from "./admin-channel.js";
 import { parseStackConfig, type StackConfig } from "./stack-config.js";
+import { startMetricsListener } from "./start-metrics-listener.js";
 
 /** What `.data/dev.json` holds once the stack is ready (DESIGN §4). */
 export interface DevFile {
@@ -51,6 +53,8 @@ export interface DevFile {
 export interface RunningStack {
   dev: DevFile;
   devFile: string;
+  /** The operator listener's /metrics URL (METRICS_PORT, 127.0.0.1). */
+  metricsUrl: string;
   stop(): Promise<void>;
 }
 
@@ -168,6 +172,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
         organizationBucket: { ratePerSecond: config.HUB_TENANT_RPS, burst: config.HUB_TENANT_BURST },
         perIpBucket: { ratePerSecond: config.HUB_PER_IP_RPS, burst: config.HUB_PER_IP_BURST },
         quotesInFlight: config.HUB_QUOTES_IN_FLIGHT,
+        outboundPerProvider: config.HUB_OUTBOUND_PER_PROVIDER,
         unsignedOpenFlowRegistration: config.HUB_UNSIGNED_OPEN_FLOW_REGISTRATION,
       },
       catalog,
@@ -213,6 +218,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       { store: store.usage, logger: logger.child({ part: "gateway" }), clock: systemClock },
     );
     cleanup.push(() => usage.close());
+    const gatewayMetrics = new Registry();
     const gateway = createGatewayApp({
       config: {
         hubCredential: gatewaySecret,
@@ -227,10 +233,16 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       counters,
       transport: createInProcessHubTransport(hub),
       logger: logger.child({ part: "gateway" }),
+      metrics: gatewayMetrics,
       usage,
     });
     cleanup.push(() => gateway.close());
     const gatewayUrl = await gateway.listen({ host: "127.0.0.1", port: config.GATEWAY_PORT });
+    const metricsListener = await startMetricsListener({
+      registries: [hub.metrics, gatewayMetrics],
+      port: config.METRICS_PORT,
+    });
+    cleanup.push(() => metricsListener.stop());
 
     const dashboard = createDashboardApp({
       config: {
@@ -266,7 +278,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       accounts: (devnet?.manifest.users ?? []).map(({ address, privateKey }) => ({ address, privateKey })),
     };
     await writeFileAtomically(devFile, `${JSON.stringify(dev, null, 2)}\n`);
-    return { dev, devFile, stop };
+    return { dev, devFile, metricsUrl: metricsListener.url, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -290,6 +302,7 @@ export async function runStart(
   console.log(`dashboard       ${dev.dashboardUrl}`);
   if (dev.dashboardSignInUrl)
     console.log(`dashboard link  ${dev.dashboardSignInUrl}  (one-time sign-in, 24 h)`);
+  console.log(`metrics         ${stack.metricsUrl}  (operator only)`);
   console.log(`dev file        ${stack.devFile}`);
   console.log(`ready in ${Math.round(performance.now() - startedAt)} ms: ${dev.baseUrl}`);
 

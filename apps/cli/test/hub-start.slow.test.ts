@@ -30,6 +30,7 @@ function startStack(): Started {
       DEVNET_PORT: "0",
       DEVNET_RPC_PORTS: "0,0",
       DASHBOARD_PORT: "0",
+      METRICS_PORT: "0",
       LOG_LEVEL: "warn",
       DATABASE_URL: "",
       REDIS_URL: "",
@@ -152,7 +153,16 @@ test("hub start brings up the whole stack, writes dev.json once ready, and stops
       overviewHtml.includes(dev.baseUrl),
   );
 
+  const metricsUrl = /^metrics +(\S+)/m.exec(stack.output())?.[1] ?? "";
+  assert.ok(metricsUrl.startsWith("http://127.0.0.1:"), "hub start prints the operator listener");
+  const scraped = await (await fetch(metricsUrl)).text();
+  assert.match(scraped, /gateway_answers_total/, "the gateway's metrics are on the operator listener");
+  assert.match(scraped, /hub_requests_total/, "the hub's metrics are on the operator listener");
+  assert.equal((await fetch(`${dev.baseUrl.replace(/\/v1$/, "")}/metrics`)).status, 404);
+  assert.equal((await fetch(`${dev.hubUrl}/metrics`)).status, 404);
+
   const urls = [
+    metricsUrl,
     dev.baseUrl,
     dev.dashboardUrl,
     dev.hubUrl,

@@ -113,6 +113,7 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     body?: Buffer,
   ): void {
     call.status = status;
+    headers["cache-control"] = "no-store";
     if (body !== undefined) headers["content-length"] = body.length;
     response.writeHead(status, headers);
     response.end(body);

@@ -38,7 +38,7 @@ export interface GatewayAppDeps {
   readonly counters: Counters;
   readonly transport: HubTransport;
   readonly logger: Logger;
-  /** Registry /metrics serves; a fresh one when absent. */
+  /** Registry the gateway's metrics go to, for the operator listener; a fresh one when absent. */
   readonly metrics?: Registry;
   readonly clock?: Clock;
   /** Counts each organization's calls for the usage page; the caller closes it after the gateway. */
@@ -59,6 +59,7 @@ function sendRefusal(reply: FastifyReply, code: ErrorCode): void {
     .code(errorCatalogue[code].status)
     .header("x-request-id", reply.request.id)
     .header("content-type", JSON_CONTENT_TYPE)
+    .header("cache-control", "no-store")
     .send(JSON.stringify(errorEnvelope(code, reply.request.id)));
 }
 
@@ -72,6 +73,7 @@ function endWithEnvelope(socket: Duplex, code: ErrorCode, head: boolean, message
       `Content-Type: ${JSON_CONTENT_TYPE}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\n` +
+      "Cache-Control: no-store\r\n" +
       "Connection: close\r\n\r\n" +
       (head ? "" : body),
   );
@@ -92,7 +94,8 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
  * The public gateway (DESIGN §1): credential, origin and CORS, route access, body limit, pools and
  * lockout, timeouts, hub headers; hub answers pass back unchanged. Every /v1 call is answered by the
  * gateway's own handler on Node's request and response, never by Fastify's body parsing, since the
- * body's bytes and Content-Type must reach the hub as sent. /healthz and /metrics sit outside /v1.
+ * body's bytes and Content-Type must reach the hub as sent. /healthz sits outside /v1; metrics
+ * are served by the operator listener only, never here.
  */
 export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
   const config = gatewayConfigSchema.parse(deps.config);
@@ -155,10 +158,6 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
 
   app.get("/healthz", async (_request, reply) => {
     reply.header("content-type", JSON_CONTENT_TYPE).send('{"success":true,"data":{"status":"ready"}}');
-  });
-
-  app.get("/metrics", async (_request, reply) => {
-    reply.header("content-type", registry.contentType).send(await registry.metrics());
   });
 
   app.setNotFoundHandler((_request, reply) => sendRefusal(reply, "EPX0004"));

@@ -164,14 +164,22 @@ describe("gateway credentials, origins and CORS", () => {
     }
   });
 
+  test("/metrics is not served on the public listener: it answers like an unknown route", async () => {
+    await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } });
+    for (const headers of [{}, { "x-api-key": key }] as Record<string, string>[]) {
+      const answer = await callGateway(gw.origin, "GET", "/metrics", { headers });
+      assertRefusal(answer, "EPX0004", 404);
+      assert.doesNotMatch(answer.body.toString(), /gateway_answers_total/);
+    }
+  });
+
   test("a key never appears in a log line, a metric or an answer", async () => {
     await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } });
     await callGateway(gw.origin, "GET", "/v1/nope", { headers: { "x-api-key": key } });
-    const metrics = await callGateway(gw.origin, "GET", "/metrics");
-    assert.equal(metrics.status, 200);
-    assert.match(metrics.body.toString(), /gateway_answers_total/);
+    const metrics = await gw.registry.metrics();
+    assert.match(metrics, /gateway_answers_total/);
     const secret = key.slice("svc_sk_".length);
-    assert.equal(metrics.body.toString().includes(secret), false);
+    assert.equal(metrics.includes(secret), false);
     assert.ok(gw.logLines.length > 0);
     for (const line of gw.logLines) assert.equal(line.includes(secret), false, line);
     const answered = gw.logLines.map((l) => JSON.parse(l)).filter((l) => l.msg === "answered");

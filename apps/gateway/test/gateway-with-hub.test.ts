@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import type { HubTransport } from "@hub/contract";
 import { createHttpHubTransport, createInProcessHubTransport } from "../src/index.js";
 import { assertRefusal, callGateway } from "./fixtures/call-gateway.js";
+import { rawRequest } from "./fixtures/raw-http.js";
 import { startRealHub } from "./fixtures/real-hub.js";
 import { type StartedGateway, startGateway } from "./fixtures/start-gateway.js";
 
@@ -105,6 +106,31 @@ for (const kind of transports) {
 
     test("the gateway's own refusals still come first: no credential is EPX0001 before the hub", async () => {
       assertRefusal(await callGateway(gw.origin, "POST", "/v1/quote", { body: "{}" }), "EPX0001", 401);
+    });
+
+    test("every answer carries Cache-Control: no-store: hub success and errors, the gateway's own refusals", async () => {
+      const withKey = { "x-api-key": key, "x-service-subject": "user-1" };
+      const answers = [
+        await callGateway(gw.origin, "GET", "/v1/catalog", { headers: withKey }),
+        await callGateway(gw.origin, "GET", `/v1/order/${"ab".repeat(32)}/status`, { headers: withKey }),
+        await callGateway(gw.origin, "POST", "/v1/quote", { body: "{}" }),
+        await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": "svc_sk_nope" } }),
+        await callGateway(gw.origin, "GET", "/v1/nope", { headers: withKey }),
+        await callGateway(gw.origin, "GET", "/metrics"),
+        await callGateway(gw.origin, "OPTIONS", "/v1/catalog", {
+          headers: { origin: page, "access-control-request-method": "GET" },
+        }),
+      ];
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        [200, 400, 401, 401, 404, 404, 204],
+      );
+      for (const answer of answers) assert.equal(answer.headers["cache-control"], "no-store");
+      const unparsable = await rawRequest(Number(new URL(gw.origin).port), [
+        "GET /v1/catalog HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n",
+      ]);
+      assert.equal(unparsable.status, 400);
+      assert.equal(unparsable.headers["cache-control"], "no-store");
     });
   });
 }

@@ -24,6 +24,11 @@ export const hubConfigSchema = z.object({
   perIpBucket: bucketSchema({ ratePerSecond: 1000, burst: 2000 }).prefault({}),
   /** Quotes in flight process-wide before EIN0081. */
   quotesInFlight: z.number().int().nonnegative().default(64),
+  /**
+   * Calls in flight to one provider (quotes and submissions together) before EIN0081, nothing sent.
+   * 128 lets the 64 quotes in flight ask both OIF lanes, so by default quotesInFlight binds first.
+   */
+  outboundPerProvider: z.number().int().positive().default(128),
   /** A quote round's deadline: providers still unanswered then are dropped. */
   quoteDeadlineMs: z.number().int().positive().default(15_000),
   /** A winner's lifetime (expiresAt), never past the upstream's own validUntil. */

@@ -6,6 +6,7 @@ import type { Counters } from "@hub/counters";
 import type { SqlClient } from "@hub/store";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import type { Logger } from "pino";
+import type { Registry } from "prom-client";
 import { type HubConfig, type HubConfigInput, parseHubConfig } from "./config.js";
 import { createDispatcher } from "./http/dispatcher.js";
 import { answerUnparsableRequest, mountOnFastify, sendAnswer } from "./http/fastify-transport.js";
@@ -32,6 +33,7 @@ import { createOpenFlowStore } from "./store/open-flow-store.js";
 import { createQuoteStore } from "./store/quote-store.js";
 import { createSubmissionStore } from "./store/submission-store.js";
 import { createProviderClients } from "./upstream/provider-clients.js";
+import { createOutboundLimiter } from "./limits/outbound-limiter.js";
 import type { ProviderConfigInput } from "./upstream/providers-config.js";
 
 export interface HubAppDeps {
@@ -72,8 +74,10 @@ export interface HubReconcilerOptions {
 }
 
 export interface HubApp {
-  /** The HTTP surface (listen on it, or inject into it): /v1 routes, /healthz, /metrics. */
+  /** The HTTP surface (listen on it, or inject into it): /v1 routes and /healthz. */
   app: FastifyInstance;
+  /** The hub's metrics, served by the operator listener, never on the hub's own listener. */
+  metrics: Registry;
   /** The in-process way in for the gateway; a call whose signal fired stops its work and rejects with the signal's reason. */
   handle(call: HubCall): Promise<HubAnswer>;
   close(): Promise<void>;
@@ -104,7 +108,8 @@ export function createHubApp(deps: HubAppDeps): HubApp {
   const admission = createQuoteAdmission({ limit: config.quotesInFlight });
   const metrics = createHubMetrics();
   if (deps.providers?.length && !deps.sql) throw new Error("quote providers need the database (deps.sql)");
-  const providers = deps.providers?.length ? createProviderClients(deps.providers) : undefined;
+  const outbound = createOutboundLimiter({ maxConcurrentPerProvider: config.outboundPerProvider });
+  const providers = deps.providers?.length ? createProviderClients(deps.providers, { outbound }) : undefined;
   if (deps.reconciler && !deps.sql) throw new Error("the reconciler needs the database (deps.sql)");
   const reconciler =
     deps.reconciler && deps.sql
@@ -176,6 +181,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
     orders: createOrderService({
       store: deps.sql && createSubmissionStore(deps.sql),
       upstreamOf: (providerId) => providers?.get(providerId),
+      outbound,
       clock,
       logger: logger.child({ component: "submissions" }),
       registrations: deps.sql && createOpenFlowStore(deps.sql),
@@ -235,9 +241,6 @@ export function createHubApp(deps: HubAppDeps): HubApp {
     },
   });
   app.get("/healthz", async () => ({ status: "ready" }));
-  app.get("/metrics", async (_request, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
   mountOnFastify(app, {
     router,
     dispatcher,
@@ -247,6 +250,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
 
   return {
     app,
+    metrics: metrics.registry,
     handle(call) {
       const inbound = {
         method: call.method,

@@ -225,10 +225,10 @@ describe("the hub over real HTTP", () => {
     assert.deepEqual(JSON.parse(answer.body.toString()), { status: "ready" });
   });
 
-  test("GET /metrics counts calls by operationId and code and never shows a credential", async () => {
+  test("the hub's metrics count calls by operationId and code and never show a credential", async () => {
     await send(port, { method: "GET", path: "/v1/catalog", headers: gatewayHeaders() });
     await send(port, { method: "GET", path: "/v1/status/x", headers: gatewayHeaders() });
-    const text = (await send(port, { method: "GET", path: "/metrics" })).body.toString();
+    const text = await hub.metrics.metrics();
     assert.match(text, /hub_requests_total\{operation="getCatalog",code="OK"\} \d+/);
     assert.match(text, /hub_requests_total\{operation="getHubStatus",code="EIN0009"\} \d+/);
     assert.match(
@@ -237,6 +237,15 @@ describe("the hub over real HTTP", () => {
     );
     assert.doesNotMatch(text, new RegExp(GATEWAY_SECRET));
     assert.doesNotMatch(text, /user-1|org_test/);
+  });
+
+  test("GET /metrics is not served on the hub's listener, with or without the gateway credential", async () => {
+    await send(port, { method: "GET", path: "/v1/catalog", headers: gatewayHeaders() });
+    for (const headers of [{}, gatewayHeaders()]) {
+      const answer = await send(port, { method: "GET", path: "/metrics", headers });
+      assert.equal(answer.statusCode, 404);
+      assert.doesNotMatch(answer.body.toString(), /hub_requests_total/);
+    }
   });
 
   test("a call without the gateway credential over HTTP answers EPX0004 (404)", async () => {
@@ -357,9 +366,7 @@ describe("failures and cancellation", () => {
     release();
     await assert.rejects(pending, /cut at 20 s/);
     assert.equal(logLines.length, 0, "a call the gateway gave up is not logged as a failure");
-    const metrics = await (
-      await fetch(`http://127.0.0.1:${(hub.app.server.address() as AddressInfo).port}/metrics`)
-    ).text();
+    const metrics = await hub.metrics.metrics();
     assert.match(metrics, /hub_requests_total\{operation="createQuote",code="ABORTED"\} 1/);
     assert.doesNotMatch(metrics, /operation="createQuote",code="EIN0008"/, "the quote round never ran");
     assert.equal(envelopeOf(await call(hub, "GET", "/v1/catalog")).success, true, "the hub keeps serving");

@@ -15,7 +15,7 @@ export interface QuoteHub extends HubApp {
     body: unknown,
     who?: { org?: string; subject?: string },
   ): Promise<{ answer: HubAnswer; envelope: ReturnType<typeof envelopeOf> }>;
-  /** The value of one Prometheus sample of /metrics, 0 when absent. */
+  /** The value of one Prometheus sample the operator listener serves, 0 when absent. */
   metric(name: string, labels: Record<string, string>): Promise<number>;
   stop(): Promise<void>;
 }
@@ -52,11 +52,11 @@ export async function startQuoteHub(options: {
       return { answer, envelope: envelopeOf(answer) };
     },
     async metric(name, labels) {
-      const response = await hub.app.inject({ method: "GET", url: "/metrics" });
+      const text = await hub.metrics.metrics();
       const wanted = Object.entries(labels)
         .map(([key, value]) => `${key}="${value}"`)
         .sort();
-      for (const line of response.body.split("\n")) {
+      for (const line of text.split("\n")) {
         const match = /^([a-z_]+)\{([^}]*)\} (\S+)$/.exec(line);
         if (!match || match[1] !== name) continue;
         const have = match[2]!.split(",").sort();

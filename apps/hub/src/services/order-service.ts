@@ -10,6 +10,7 @@ import {
 import { isUniqueViolation } from "@hub/store";
 import type { Logger } from "pino";
 import { completesOnOpenFor } from "../lanes/lane-table.js";
+import type { OutboundLimiter, ReleaseSlot } from "../limits/outbound-limiter.js";
 import { type ProviderState, reapproveOpenFlowQuote } from "../open-flow/reapprove-open-flow-quote.js";
 import { verifyOpenFlowSignature } from "../open-flow/verify-open-flow-signature.js";
 import type { OpenFlowStore } from "../store/open-flow-store.js";
@@ -47,6 +48,8 @@ export interface OrderServiceDeps {
   store: SubmissionStore | undefined;
   /** The client of a configured provider by id. */
   upstreamOf(providerId: string): OrderUpstream | undefined;
+  /** The per-provider outbound cap; a submission past it is refused before anything is reserved. */
+  outbound?: OutboundLimiter;
   clock: Clock;
   logger: Pick<Logger, "info" | "warn" | "error">;
   /** POST /order's registrations (absent without a database, like store). */
@@ -77,6 +80,12 @@ function unknownOutcome(): HubError {
   return new HubError("EIN0052", {
     message:
       "An earlier submission of this quote went unanswered and may have opened the order. Do not re-quote or re-sign; an operator reconciles it.",
+  });
+}
+
+function outboundRefusal(): HubError {
+  return new HubError("EIN0081", {
+    message: "The hub is busy with this provider; nothing was sent or reserved. Re-post after a back-off.",
   });
 }
 
@@ -288,6 +297,14 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
         signature: signature ?? null,
       });
 
+      // The outbound slot is taken before the reservation, so a refusal by the limiter leaves none.
+      const takeSlot = (): ReleaseSlot => {
+        if (!deps.outbound) return () => {};
+        const release = deps.outbound.tryAcquire(quote.providerId);
+        if (!release) throw outboundRefusal();
+        return release;
+      };
+
       for (let round = 0; round < MAX_ROUNDS; round += 1) {
         const existing = await store.find(id);
         const now = clock.now();
@@ -295,14 +312,19 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
         if (!existing) {
           if (!registrable)
             throw new HubError("EIN0005", { message: "Quote expired: re-quote and sign again." });
-          const reserved = await store.reserve({
-            hubOrderId: id,
-            quote,
-            route: "openfor",
-            requestFingerprint,
-            at: new Date(now),
-          });
-          if (reserved) return forward(store, quote, reserved, false, signature, signal);
+          const release = takeSlot();
+          try {
+            const reserved = await store.reserve({
+              hubOrderId: id,
+              quote,
+              route: "openfor",
+              requestFingerprint,
+              at: new Date(now),
+            });
+            if (reserved) return await forward(store, quote, reserved, false, signature, signal);
+          } finally {
+            release();
+          }
           continue;
         }
         const move = moveOnExistingReservation(existing.state);
@@ -310,15 +332,20 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
         if (move.kind === "answer-unknown") throw unknownOutcome();
         if (!registrable)
           throw new HubError("EIN0005", { message: "Quote expired: re-quote and sign again." });
-        const taken = await store.takeForNewAttempt({
-          hubOrderId: id,
-          fromState: existing.state,
-          fromAttempt: existing.attempt,
-          requestFingerprint,
-        });
-        if (taken) {
-          const afterDecline = existing.state === "refused" && existing.lastCode === "EIN0021";
-          return forward(store, quote, taken, afterDecline, signature, signal);
+        const release = takeSlot();
+        try {
+          const taken = await store.takeForNewAttempt({
+            hubOrderId: id,
+            fromState: existing.state,
+            fromAttempt: existing.attempt,
+            requestFingerprint,
+          });
+          if (taken) {
+            const afterDecline = existing.state === "refused" && existing.lastCode === "EIN0021";
+            return await forward(store, quote, taken, afterDecline, signature, signal);
+          }
+        } finally {
+          release();
         }
       }
       throw unknownOutcome();

@@ -2,6 +2,7 @@ import {
   createExternalAggregatorClient,
   type ExternalAggregatorClient,
 } from "./external-aggregator-client.js";
+import type { OutboundLimiter } from "../limits/outbound-limiter.js";
 import { createOifAggregatorClient, type OifAggregatorClient } from "./oif-aggregator-client.js";
 import { type ProviderConfig, type ProviderConfigInput, parseProvidersConfig } from "./providers-config.js";
 
@@ -18,15 +19,47 @@ export interface ProviderClients {
   close(): Promise<void>;
 }
 
+/** A quote call past the provider's outbound cap is not sent; the round reads it as a 429 (EIN0081). */
+function limitedQuote<Request, Outcome>(
+  providerId: string,
+  quote: (request: Request, signal?: AbortSignal) => Promise<Outcome>,
+  outbound: OutboundLimiter | undefined,
+  refused: Outcome,
+): (request: Request, signal?: AbortSignal) => Promise<Outcome> {
+  if (!outbound) return quote;
+  return async (request, signal) => {
+    const release = outbound.tryAcquire(providerId);
+    if (!release) return refused;
+    try {
+      return await quote(request, signal);
+    } finally {
+      release();
+    }
+  };
+}
+
 export function createProviderClients(
   providers: readonly (ProviderConfig | ProviderConfigInput)[],
+  deps: { outbound?: OutboundLimiter } = {},
 ): ProviderClients {
   const configs = parseProvidersConfig(providers);
   const oif = new Map<string, OifAggregatorClient>();
   const external = new Map<string, ExternalAggregatorClient>();
+  const refused = { kind: "rate-limited", retryAfterSeconds: undefined } as const;
   for (const config of configs) {
-    if (config.kind === "oif-aggregator") oif.set(config.id, createOifAggregatorClient(config));
-    else external.set(config.id, createExternalAggregatorClient(config));
+    if (config.kind === "oif-aggregator") {
+      const client = createOifAggregatorClient(config);
+      oif.set(config.id, {
+        ...client,
+        quote: limitedQuote(config.id, client.quote, deps.outbound, refused),
+      });
+    } else {
+      const client = createExternalAggregatorClient(config);
+      external.set(config.id, {
+        ...client,
+        quote: limitedQuote(config.id, client.quote, deps.outbound, refused),
+      });
+    }
   }
   return {
     enabled: [...oif.values()].filter((client) => client.provider.enabled),

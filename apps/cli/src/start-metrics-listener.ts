@@ -1,0 +1,56 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Registry } from "prom-client";
+
+/** The operator listener: GET /metrics of every registry given, nothing else. */
+export interface MetricsListener {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** Listens on host:port (127.0.0.1 unless told) and serves the merged registries' samples at /metrics. */
+export async function startMetricsListener(options: {
+  registries: readonly Registry[];
+  port: number;
+  host?: string;
+}): Promise<MetricsListener> {
+  const contentType = options.registries[0]?.contentType ?? "text/plain; version=0.0.4; charset=utf-8";
+  // Read at each scrape, so a metric registered after the listener started is still served.
+  const scrape = async () =>
+    (await Promise.all(options.registries.map((registry) => registry.metrics()))).join("\n");
+  const server = createServer((request, response) => {
+    const path = (request.url ?? "").split("?", 1)[0];
+    if (path !== "/metrics" || (request.method !== "GET" && request.method !== "HEAD")) {
+      response.writeHead(404, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
+      response.end("not found\n");
+      return;
+    }
+    scrape().then(
+      (text) => {
+        response.writeHead(200, { "content-type": contentType, "cache-control": "no-store" });
+        response.end(request.method === "HEAD" ? undefined : text);
+      },
+      () => {
+        response.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+        response.end("metrics unavailable\n");
+      },
+    );
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}/metrics`,
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
