@@ -134,9 +134,13 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
         }
       });
       // CONNECT never reaches a request handler: without this Node drops the socket unanswered.
-      server.on("connect", (_request: IncomingMessage, socket: Duplex) =>
-        endWithEnvelope(socket, "EPX0004", false),
-      );
+      server.on("connect", (_request: IncomingMessage, socket: Duplex) => {
+        // Node hands the socket over unread and without an error listener: drain it (or it stays open
+        // for good) and let a reset end it instead of the process.
+        socket.on("error", () => socket.destroy());
+        socket.resume();
+        endWithEnvelope(socket, "EPX0004", false);
+      });
       server.keepAliveTimeout = 72_000;
       // A backstop behind the gateway's own body and hub timeouts, which answer first with their codes.
       server.requestTimeout = requestTimeoutMs;

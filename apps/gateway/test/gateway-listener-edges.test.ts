@@ -42,6 +42,38 @@ describe("the gateway listener answers what no route handler sees", () => {
     assert.equal(envelope.errors[0].error_code, "EPX0004");
   });
 
+  test("a CONNECT sent with bytes after its head, then reset, neither crashes the gateway nor holds its close open", async () => {
+    const own = await startGateway();
+    const ownPort = (own.app.server.address() as AddressInfo).port;
+    for (let i = 0; i < 10; i++) {
+      await new Promise<void>((resolve) => {
+        const socket = connect(ownPort, "127.0.0.1", () => {
+          socket.write("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n");
+          socket.write(Buffer.alloc(200_000, 0x78));
+          setTimeout(() => {
+            socket.resetAndDestroy();
+            resolve();
+          }, i % 3);
+        });
+        socket.on("error", () => {});
+      });
+    }
+    const answer = await exchange(
+      ownPort,
+      "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
+    );
+    assert.match(answer.head, /^HTTP\/1\.1 404 /);
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([
+      own.close().then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), 3_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    assert.ok(closed, "the gateway closed within 3 s");
+  });
+
   test("a HEAD the server cannot parse gets EPX0006's head and no body", async () => {
     const answer = await exchange(port, "HEAD /v1/catalog HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n");
     assert.match(answer.head, /^HTTP\/1\.1 400 /);
