@@ -9,11 +9,17 @@ import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import { type HubConfig, type HubConfigInput, parseHubConfig } from "./config.js";
 import { createDispatcher } from "./http/dispatcher.js";
-import { answerUnparsableRequest, mountOnFastify, sendAnswer } from "./http/fastify-transport.js";
+import {
+  answerUnparsableRequest,
+  mountOnFastify,
+  readGetBody,
+  sendAnswer,
+} from "./http/fastify-transport.js";
 import { createGatewayCredentialCheck } from "./http/gateway-credential-check.js";
 import { createHubMetrics } from "./http/hub-metrics.js";
 import { createOperationRouter } from "./http/operation.js";
 import { createOrganizationRateLimiter } from "./limits/organization-rate-limiter.js";
+import { createOutboundLimiter } from "./limits/outbound-limiter.js";
 import { createQuoteAdmission } from "./limits/quote-admission.js";
 import { createSourceRateLimiter } from "./limits/source-rate-limiter.js";
 import { createExternalQuoteSource } from "./quotes/external/external-quote-source.js";
@@ -33,7 +39,6 @@ import { createOpenFlowStore } from "./store/open-flow-store.js";
 import { createQuoteStore } from "./store/quote-store.js";
 import { createSubmissionStore } from "./store/submission-store.js";
 import { createProviderClients } from "./upstream/provider-clients.js";
-import { createOutboundLimiter } from "./limits/outbound-limiter.js";
 import type { ProviderConfigInput } from "./upstream/providers-config.js";
 
 export interface HubAppDeps {
@@ -226,17 +231,21 @@ export function createHubApp(deps: HubAppDeps): HubApp {
     requestIdHeader: false,
     routerOptions: { maxParamLength: 2048 },
     clientErrorHandler: answerUnparsableRequest,
-    // A URL Fastify cannot route (bad percent-encoding) still gets the dispatcher's envelope.
+    // A URL Fastify cannot route (bad percent-encoding, an over-long id) still gets the dispatcher's
+    // envelope, with a GET's body read as on every other route.
     frameworkErrors: (_error, request, reply) => {
-      dispatcher
-        .dispatch({
-          method: request.method,
-          url: request.url,
-          headers: request.headers,
-          body: EMPTY,
-          peerAddress: request.socket.remoteAddress ?? "unknown",
-          signal: undefined,
-        })
+      readGetBody(request, config.bodyLimitBytes, config.bodyReadTimeoutMs)
+        .catch(() => EMPTY)
+        .then((body) =>
+          dispatcher.dispatch({
+            method: request.method,
+            url: request.url,
+            headers: request.headers,
+            body: body ?? EMPTY,
+            peerAddress: request.socket.remoteAddress ?? "unknown",
+            signal: undefined,
+          }),
+        )
         .then((answer) => sendAnswer(reply as unknown as FastifyReply, answer));
     },
   });

@@ -71,6 +71,15 @@ describe("the hub over real HTTP", () => {
       { method: "GET", path: "/v1/catalog", headers: { "content-type": "application/json" }, body: "{}" },
     ],
     [
+      "GET with a JSON body and a path id longer than the router reads",
+      {
+        method: "GET",
+        path: `/v1/status/${"a".repeat(2500)}`,
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      },
+    ],
+    [
       "GET with a chunked JSON body",
       {
         method: "GET",

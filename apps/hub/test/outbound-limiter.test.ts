@@ -5,7 +5,7 @@ import { pollUntil } from "@hub/test-support";
 import { parseHubConfig } from "../src/config.js";
 import type { HubApp } from "../src/index.js";
 import { createOutboundLimiter } from "../src/limits/outbound-limiter.js";
-import { startHeldUpstream, type HeldUpstream } from "./fixtures/held-upstream.js";
+import { type HeldUpstream, startHeldUpstream } from "./fixtures/held-upstream.js";
 import { call, createTestHubApp, envelopeOf, quoteBody, SUBJECT } from "./hub-fixture.js";
 import { seedQuote } from "./store/quote-rows.js";
 import { countSubmissions } from "./store/submission-rows.js";

@@ -73,6 +73,16 @@ function hasBody(request: FastifyRequest): boolean {
   return headers["transfer-encoding"] !== undefined || (headers["content-length"] ?? "0") !== "0";
 }
 
+/** Fastify leaves a GET's body unread; the rules still look at it (EMC0005 for a JSON one). */
+export async function readGetBody(
+  request: FastifyRequest,
+  limitBytes: number,
+  timeoutMs: number,
+): Promise<Buffer | undefined> {
+  if (request.method !== "GET" || !hasBody(request)) return undefined;
+  return readBody(request.raw, limitBytes, timeoutMs);
+}
+
 /**
  * Puts the hub's routes on Fastify in the route list's order. Fastify only carries bytes here: every
  * rule (content types, JSON, limits, envelopes) is the dispatcher's, shared with the in-process path,
@@ -110,11 +120,8 @@ export function mountOnFastify(
   }
 
   async function handler(request: FastifyRequest, reply: FastifyReply) {
-    let body = request.body as Buffer | undefined;
-    // Fastify leaves a GET's body unread; the rules still look at it (EMC0005 for a JSON one).
-    if (body === undefined && request.method === "GET" && hasBody(request)) {
-      body = await readBody(request.raw, bodyLimitBytes, bodyReadTimeoutMs);
-    }
+    const body =
+      (request.body as Buffer | undefined) ?? (await readGetBody(request, bodyLimitBytes, bodyReadTimeoutMs));
     return serve(request, reply, body);
   }
 

@@ -1,8 +1,8 @@
+import type { OutboundLimiter } from "../limits/outbound-limiter.js";
 import {
   createExternalAggregatorClient,
   type ExternalAggregatorClient,
 } from "./external-aggregator-client.js";
-import type { OutboundLimiter } from "../limits/outbound-limiter.js";
 import { createOifAggregatorClient, type OifAggregatorClient } from "./oif-aggregator-client.js";
 import { type ProviderConfig, type ProviderConfigInput, parseProvidersConfig } from "./providers-config.js";
 
