@@ -1,4 +1,4 @@
-import type { SqlClient } from "./sql-client.js";
+import type { SqlClient, SqlExecutor } from "./sql-client.js";
 
 export type DashboardRole = "member" | "operator";
 
@@ -83,6 +83,18 @@ interface AccountRow {
 
 const ACCOUNT_COLUMNS = "a.id, a.email, a.role, a.org_id, a.password_hash, a.created_at";
 
+/** One new session row: sign-in and invite redemption both open sessions this way. */
+async function insertSession(
+  sql: SqlExecutor,
+  { tokenHash, accountId, createdAt, expiresAt }: NewDashboardSession & { accountId: string },
+): Promise<void> {
+  await sql.query(
+    `INSERT INTO dashboard_sessions (token_hash, account_id, created_at, last_seen_at, expires_at)
+     VALUES ($1, $2, $3, $3, $4)`,
+    [tokenHash, accountId, createdAt.toISOString(), expiresAt.toISOString()],
+  );
+}
+
 function toAccount(row: AccountRow): DashboardAccountRecord {
   return {
     accountId: row.id,
@@ -160,16 +172,7 @@ export function createDashboardStore(sql: SqlClient): DashboardStore {
           ]);
           await tx.query("DELETE FROM dashboard_sessions WHERE account_id = $1", [used.account_id]);
         }
-        await tx.query(
-          `INSERT INTO dashboard_sessions (token_hash, account_id, created_at, last_seen_at, expires_at)
-           VALUES ($1, $2, $3, $3, $4)`,
-          [
-            session.tokenHash,
-            used.account_id,
-            session.createdAt.toISOString(),
-            session.expiresAt.toISOString(),
-          ],
-        );
+        await insertSession(tx, { ...session, accountId: used.account_id });
         const [account] = await tx.query<AccountRow>(
           `SELECT ${ACCOUNT_COLUMNS} FROM dashboard_accounts a WHERE a.id = $1`,
           [used.account_id],
@@ -178,12 +181,8 @@ export function createDashboardStore(sql: SqlClient): DashboardStore {
       });
     },
 
-    async createSession({ tokenHash, accountId, createdAt, expiresAt }) {
-      await sql.query(
-        `INSERT INTO dashboard_sessions (token_hash, account_id, created_at, last_seen_at, expires_at)
-         VALUES ($1, $2, $3, $3, $4)`,
-        [tokenHash, accountId, createdAt.toISOString(), expiresAt.toISOString()],
-      );
+    createSession(input) {
+      return insertSession(sql, input);
     },
 
     async findSession(tokenHash) {

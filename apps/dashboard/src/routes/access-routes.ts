@@ -57,6 +57,9 @@ export function registerAccessRoutes(app: DashboardFastify, context: DashboardCo
     (await context.adminFor(viewer).listKeys({ orgId: viewer.orgId! })).apiKeys;
   const ownKey = async (viewer: Viewer, keyId: string | undefined): Promise<ApiKeyInfo | undefined> =>
     keyId ? (await keysOf(viewer)).find((key) => key.keyId === keyId) : undefined;
+  // A key id that is not the organization's (another's, or none) answers the key list with 404.
+  const keyNotFound = async (reply: FastifyReply, viewer: Viewer) =>
+    memberPage(reply, viewer, "API keys", "/keys", apiKeysPageBody({ keys: await keysOf(viewer) }), 404);
 
   const readKeyForm = (
     form: Record<string, string>,
@@ -155,15 +158,7 @@ export function registerAccessRoutes(app: DashboardFastify, context: DashboardCo
     if (!viewer) return reply;
     const form = formOf(request);
     const old = await ownKey(viewer, form.keyId);
-    if (!old)
-      return memberPage(
-        reply,
-        viewer,
-        "API keys",
-        "/keys",
-        apiKeysPageBody({ keys: await keysOf(viewer) }),
-        404,
-      );
+    if (!old) return keyNotFound(reply, viewer);
     const { values, errors, expiresInSeconds } = readKeyForm(form);
     if (errors.label || errors.expires)
       return memberPage(
@@ -199,15 +194,7 @@ export function registerAccessRoutes(app: DashboardFastify, context: DashboardCo
     if (!viewer) return reply;
     const form = formOf(request);
     const key = await ownKey(viewer, form.keyId);
-    if (!key)
-      return memberPage(
-        reply,
-        viewer,
-        "API keys",
-        "/keys",
-        apiKeysPageBody({ keys: await keysOf(viewer) }),
-        404,
-      );
+    if (!key) return keyNotFound(reply, viewer);
     if (form.confirmed !== "1")
       return memberPage(reply, viewer, "Revoke key", "/keys", revokeConfirmBody(key));
     await context.adminFor(viewer).revokeKey({ keyId: key.keyId, orgId: viewer.orgId! });
