@@ -104,8 +104,15 @@ export function createDispatcher(deps: {
       }
     }
 
-    const input = { requestId, params, body: bodyValue, query: queryValue, signal: call.signal };
-    const resolved = operation.resolve ? await operation.resolve(input) : undefined;
+    const resolved = operation.resolve
+      ? await operation.resolve({
+          requestId,
+          params,
+          body: bodyValue,
+          query: queryValue,
+          signal: call.signal,
+        })
+      : undefined;
 
     const organization = header(call, hubHeaders.organization);
     if (route.bucket) {
@@ -121,7 +128,15 @@ export function createDispatcher(deps: {
           : { organization: organization ?? "", subject };
 
     call.signal?.throwIfAborted();
-    return operation.handle({ ...input, caller, resolved });
+    return operation.handle({
+      requestId,
+      params,
+      body: bodyValue,
+      query: queryValue,
+      signal: call.signal,
+      caller,
+      resolved,
+    });
   }
 
   function refusal(
