@@ -1,12 +1,12 @@
 // Quote round overhead: the time a POST /quote takes in the hub above its slowest provider, at 1, 16
-// and 64 concurrent quotes. Two providers answer real devnet quotes (recorded once per level) after a
-// fixed delay (10 ms and 25 ms); overhead = the hub's answer time - 25 ms. It covers the upstream HTTP on
+// and 64 concurrent quotes. Two providers (in a child process) answer real devnet quotes (recorded once
+// per level) after a fixed delay (10 ms and 25 ms); overhead = the hub's answer time - 25 ms, and the
+// hub process's CPU per round (process.cpuUsage over the level, so the figure a loaded machine bends least). It covers the upstream HTTP on
 // loopback, parsing, vetting (typed data rebuilt and hashed) of 4 quotes per provider, ranking,
 // disclosure and the quotes-table insert (PGlite), through the hub's in-process entry.
 
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { fork } from "node:child_process";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CatalogChain, type HubAnswer, hubHeaders } from "@hub/contract";
@@ -34,24 +34,20 @@ function percentile(sorted: number[], p: number): number {
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
-/** A provider stand-in answering POST /api/v1/quotes with the recorded answer for the asked order type. */
-async function startCannedProvider(delayMs: number, answers: Map<string, string>) {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { supportedTypes: string[] };
-      const answer = answers.get(body.supportedTypes[0]!);
-      setTimeout(() => {
-        res.writeHead(answer ? 200 : 400, { "content-type": "application/json" });
-        res.end(answer ?? JSON.stringify({ error: "AGGREGATION_ERROR", message: "none" }));
-      }, delayMs);
-    });
+/** The canned providers (bench/quotes-providers.ts) in a child process; `record` hands them answers. */
+async function startCannedProviders(delays: number[]) {
+  const child = fork(new URL("./quotes-providers.ts", import.meta.url).pathname, delays.map(String), {
+    execArgv: ["--import", "tsx"],
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { urls } = await new Promise<{ urls: string[] }>((resolve) => child.once("message", resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    urls,
+    record: async (answers: Map<string, string>) => {
+      const done = new Promise((resolve) => child.once("message", resolve));
+      child.send({ answers: [...answers] });
+      await done;
+    },
+    close: () => child.disconnect(),
   };
 }
 
@@ -66,11 +62,11 @@ export async function run(): Promise<object> {
   const databases = createTestDatabases({ databaseUrl: undefined });
   const db = await databases.open("pglite");
   const answers = new Map<string, string>();
-  const providers = await Promise.all(PROVIDER_DELAYS_MS.map((delay) => startCannedProvider(delay, answers)));
-  const providerConfigs: ProviderConfigInput[] = providers.map((p, i) => ({
+  const providers = await startCannedProviders(PROVIDER_DELAYS_MS);
+  const providerConfigs: ProviderConfigInput[] = providers.urls.map((url, i) => ({
     id: `p${i}`,
     kind: "oif-aggregator",
-    baseUrl: p.url,
+    baseUrl: url,
     connections: 128,
     // Long enough that a loaded machine shows up as overhead, not as refusals.
     timeoutMs: 14_000,
@@ -105,6 +101,7 @@ export async function run(): Promise<object> {
         });
         answers.set(laneTable[lane].oif.product, await upstream.body.text());
       }
+      await providers.record(answers);
     };
     const payload = Buffer.from(JSON.stringify(body));
     const headers = {
@@ -142,6 +139,7 @@ export async function run(): Promise<object> {
       const samples: number[] = [];
       let next = 0;
       const started = performance.now();
+      const cpuBefore = process.cpuUsage();
       await Promise.all(
         Array.from({ length: level.concurrency }, async () => {
           while (next < level.rounds) {
@@ -152,6 +150,8 @@ export async function run(): Promise<object> {
         }),
       );
       const wallMs = performance.now() - started;
+      const cpu = process.cpuUsage(cpuBefore);
+      const cpuMsPerRound = (cpu.user + cpu.system) / 1000 / level.rounds;
       samples.sort((a, b) => a - b);
       results[String(level.concurrency)] = {
         rounds: level.rounds,
@@ -160,13 +160,15 @@ export async function run(): Promise<object> {
         overheadP99Ms: round(percentile(samples, 99)),
         overheadMaxMs: round(samples[samples.length - 1]!),
         quotesPerSecond: Math.round((samples.length / wallMs) * 1000),
+        hubCpuMsPerRound: round(cpuMsPerRound),
+        roundsPerHubCpuSecond: Math.round(1000 / cpuMsPerRound),
       };
     }
     return {
       what: "POST /quote time in the hub minus the slowest provider's fixed delay",
       providerDelaysMs: PROVIDER_DELAYS_MS,
-      upstreamCallsPerRound: providers.length * route.lanes.length,
-      quotesVettedPerRound: providers.length * route.lanes.length * 2,
+      upstreamCallsPerRound: providers.urls.length * route.lanes.length,
+      quotesVettedPerRound: providers.urls.length * route.lanes.length * 2,
       database: "pglite",
       refusals: failures,
       loadAverage1m: loadavg()[0],
@@ -174,7 +176,7 @@ export async function run(): Promise<object> {
     };
   } finally {
     await hub.close();
-    await Promise.all(providers.map((p) => p.close()));
+    providers.close();
     await db.dispose();
     await databases.dispose();
     await devnet.stop();
