@@ -10,6 +10,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { fork } from "node:child_process";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { type CatalogChain, type HubAnswer, hubHeaders } from "@hub/contract";
 import { createDevnet } from "@hub/devnet-app";
 import { createTestHubApp } from "@hub/hub-app/test-harness";
@@ -52,7 +54,16 @@ async function startCannedProviders(delays: number[]) {
   };
 }
 
-export async function run(): Promise<object> {
+/** RSS in MiB after a full garbage collection and a second's rest. */
+async function settledRssMb(): Promise<number> {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  return Math.round(process.memoryUsage().rss / 2 ** 20);
+}
+
+/** The figures per concurrency level; with `memoryRounds`, only the RSS before and after that many quotes. */
+export async function run(options: { memoryRounds?: number } = {}): Promise<object> {
   const dataDir = await mkdtemp(join(tmpdir(), "bench-quotes-"));
   const devnet = await createDevnet({
     port: 0,
@@ -141,21 +152,39 @@ export async function run(): Promise<object> {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const idleUsage = process.cpuUsage(idleCpu);
     const idleCpuMsPerMs = (idleUsage.user + idleUsage.system) / 1000 / (performance.now() - idleStarted);
-    for (const level of LEVELS) {
-      await record();
-      const samples: number[] = [];
+    /** `rounds` quotes, `concurrency` at a time; the answers are recorded afresh every 2,000 rounds. */
+    const quoteMany = async (concurrency: number, rounds: number, samples: number[]) => {
       let next = 0;
-      const started = performance.now();
-      const cpuBefore = process.cpuUsage();
       await Promise.all(
-        Array.from({ length: level.concurrency }, async () => {
-          while (next < level.rounds) {
+        Array.from({ length: concurrency }, async () => {
+          while (next < rounds) {
             next += 1;
+            if (next % 2000 === 0) await record();
             const elapsed = await quoteOnce();
             if (elapsed !== undefined) samples.push(elapsed - slowest);
           }
         }),
       );
+    };
+    if (options.memoryRounds !== undefined) {
+      const rssIdleMb = await settledRssMb();
+      await quoteMany(64, options.memoryRounds, []);
+      const rssAfterMb = Math.round(process.memoryUsage().rss / 2 ** 20);
+      return {
+        what: `the hub's process RSS idle (after 20 quotes) and after ${options.memoryRounds} quotes, 64 concurrent (PGlite, devnet in the process)`,
+        loadAverage1m: loadavg()[0],
+        rssIdleMb,
+        rssAfterQuotesMb: rssAfterMb,
+        rssAfterQuotesAndGcMb: await settledRssMb(),
+        refusals: failures,
+      };
+    }
+    for (const level of LEVELS) {
+      await record();
+      const samples: number[] = [];
+      const started = performance.now();
+      const cpuBefore = process.cpuUsage();
+      await quoteMany(level.concurrency, level.rounds, samples);
       const wallMs = performance.now() - started;
       const cpu = process.cpuUsage(cpuBefore);
       const cpuMsPerRound = ((cpu.user + cpu.system) / 1000 - idleCpuMsPerMs * wallMs) / level.rounds;
