@@ -152,14 +152,14 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const idleUsage = process.cpuUsage(idleCpu);
     const idleCpuMsPerMs = (idleUsage.user + idleUsage.system) / 1000 / (performance.now() - idleStarted);
-    /** `rounds` quotes, `concurrency` at a time; the answers are recorded afresh every 2,000 rounds. */
+    /** `rounds` quotes, `concurrency` at a time; the answers are recorded afresh every 1,000 rounds. */
     const quoteMany = async (concurrency: number, rounds: number, samples: number[]) => {
       let next = 0;
       await Promise.all(
         Array.from({ length: concurrency }, async () => {
           while (next < rounds) {
             next += 1;
-            if (next % 2000 === 0) await record();
+            if (next % 1000 === 0) await record();
             const elapsed = await quoteOnce();
             if (elapsed !== undefined) samples.push(elapsed - slowest);
           }
