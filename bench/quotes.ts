@@ -54,12 +54,15 @@ async function startCannedProviders(delays: number[]) {
   };
 }
 
-/** RSS in MiB after a full garbage collection and a second's rest. */
-async function settledRssMb(): Promise<number> {
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+
+/** RSS, the JavaScript heap and array buffers (PGlite's memory among them) in MiB, after a full GC and a second's rest. */
+async function settledMemoryMb(): Promise<{ rss: number; heapUsed: number; arrayBuffers: number }> {
   setFlagsFromString("--expose-gc");
   (runInNewContext("gc") as () => void)();
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  return Math.round(process.memoryUsage().rss / 2 ** 20);
+  const usage = process.memoryUsage();
+  return { rss: mb(usage.rss), heapUsed: mb(usage.heapUsed), arrayBuffers: mb(usage.arrayBuffers) };
 }
 
 /** The figures per concurrency level; with `memoryRounds`, only the RSS before and after that many quotes. */
@@ -167,15 +170,15 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
       );
     };
     if (options.memoryRounds !== undefined) {
-      const rssIdleMb = await settledRssMb();
+      const idleMb = await settledMemoryMb();
       await quoteMany(64, options.memoryRounds, []);
-      const rssAfterMb = Math.round(process.memoryUsage().rss / 2 ** 20);
+      const rssAfterQuotesMb = mb(process.memoryUsage().rss);
       return {
-        what: `the hub's process RSS idle (after 20 quotes) and after ${options.memoryRounds} quotes, 64 concurrent (PGlite, devnet in the process)`,
+        what: `the hub's process memory idle (after 20 quotes) and after ${options.memoryRounds} quotes, 64 concurrent (PGlite, devnet in the process)`,
         loadAverage1m: loadavg()[0],
-        rssIdleMb,
-        rssAfterQuotesMb: rssAfterMb,
-        rssAfterQuotesAndGcMb: await settledRssMb(),
+        idleMb,
+        rssAfterQuotesMb,
+        afterQuotesAndGcMb: await settledMemoryMb(),
         refusals: failures,
       };
     }

@@ -36,7 +36,9 @@ export function createTypedDataHasher(types: TypedDataTypes, domainCacheSize = 2
       const itemType = type.slice(0, -2);
       const items = value as unknown[];
       const encoded = new Uint8Array(32 * items.length);
-      items.forEach((item, i) => encodeValue(itemType, item, encoded, 32 * i));
+      items.forEach((item, i) => {
+        encodeValue(itemType, item, encoded, 32 * i);
+      });
       into.set(keccak(encoded), offset);
     } else if (typeHashes.has(type)) {
       into.set(hashStruct(type, value as Record<string, unknown>), offset);
@@ -66,7 +68,9 @@ export function createTypedDataHasher(types: TypedDataTypes, domainCacheSize = 2
     const fields = types[primaryType]!;
     const encoded = new Uint8Array(32 * (fields.length + 1));
     encoded.set(typeHashes.get(primaryType)!, 0);
-    fields.forEach((field, i) => encodeValue(field.type, data[field.name], encoded, 32 * (i + 1)));
+    fields.forEach((field, i) => {
+      encodeValue(field.type, data[field.name], encoded, 32 * (i + 1));
+    });
     return keccak(encoded);
   };
 

@@ -148,8 +148,9 @@ function createGroupedInsert(sql: SqlExecutor): (quote: NewQuote) => Promise<voi
     while (waiting.length > 0) {
       const group = waiting.splice(0, MAX_GROUPED_ROWS);
       try {
+        statements[group.length] ??= insertStatement(group.length);
         await sql.query(
-          (statements[group.length] ??= insertStatement(group.length)),
+          statements[group.length]!,
           group.flatMap(({ quote }) => params(quote)),
         );
         for (const { settle } of group) settle();
