@@ -71,13 +71,25 @@ export function decodeStandardOrderInput(token: bigint): Address {
   return numberToHex(token, { size: 20 });
 }
 
-/** A uint as one 32-byte big-endian word at `offset`. */
+/** A uint256 as one 32-byte big-endian word at `offset`; a value out of range throws, as viem's encoders do. */
 function writeWord(into: Uint8Array, offset: number, value: bigint | number): void {
-  into.set(Buffer.from(BigInt(value).toString(16).padStart(64, "0"), "hex"), offset);
+  const hex = BigInt(value).toString(16);
+  if (hex.startsWith("-") || hex.length > 64) throw new RangeError(`${value} is not a uint256`);
+  into.set(Buffer.from(hex.padStart(64, "0"), "hex"), offset);
 }
 
-/** Hex (any length, no left padding) into `into` at `offset`. */
-function writeHex(into: Uint8Array, offset: number, hex: Hex): void {
+/** A uint32 as 4 big-endian bytes at `offset`; a value out of range throws. */
+function writeUint32(into: Uint8Array, offset: number, value: number): void {
+  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
+    throw new RangeError(`${value} is not a uint32`);
+  new DataView(into.buffer, into.byteOffset).setUint32(offset, value);
+}
+
+/** Hex bytes (exactly `size` of them when given) into `into` at `offset`; anything else throws. */
+function writeHex(into: Uint8Array, offset: number, hex: Hex, size?: number): void {
+  if (!/^0x(?:[0-9a-fA-F]{2})*$/.test(hex) || (size !== undefined && hex.length !== 2 + 2 * size)) {
+    throw new TypeError(`${hex} is not ${size ?? "whole"} bytes of hex`);
+  }
   into.set(Buffer.from(hex.slice(2), "hex"), offset);
 }
 
@@ -96,12 +108,12 @@ function encodeMandateOutputs(outputs: readonly MandateOutput[]): Uint8Array {
   outputs.forEach((o, i) => {
     writeWord(encoded, 64 + 32 * i, tuple);
     const at = 64 + tuple;
-    writeHex(encoded, at, o.oracle);
-    writeHex(encoded, at + 32, o.settler);
+    writeHex(encoded, at, o.oracle, 32);
+    writeHex(encoded, at + 32, o.settler, 32);
     writeWord(encoded, at + 64, o.chainId);
-    writeHex(encoded, at + 96, o.token);
+    writeHex(encoded, at + 96, o.token, 32);
     writeWord(encoded, at + 128, o.amount);
-    writeHex(encoded, at + 160, o.recipient);
+    writeHex(encoded, at + 160, o.recipient, 32);
     const contextAt = 32 * 8 + 32 + padded(o.callbackData);
     writeWord(encoded, at + 192, 32 * 8);
     writeWord(encoded, at + 224, contextAt);
@@ -129,12 +141,12 @@ export function orderIdentifier(order: StandardOrder, chainId: number | bigint, 
   const outputs = encodeMandateOutputs(order.outputs);
   const packed = new Uint8Array(32 + 20 + 20 + 32 + 4 + 4 + 20 + 32 + outputs.length);
   writeWord(packed, 0, BigInt(chainId));
-  writeHex(packed, 32, settler);
-  writeHex(packed, 52, order.user);
+  writeHex(packed, 32, settler, 20);
+  writeHex(packed, 52, order.user, 20);
   writeWord(packed, 72, order.nonce);
-  new DataView(packed.buffer).setUint32(104, order.expires);
-  new DataView(packed.buffer).setUint32(108, order.fillDeadline);
-  writeHex(packed, 112, order.inputOracle);
+  writeUint32(packed, 104, order.expires);
+  writeUint32(packed, 108, order.fillDeadline);
+  writeHex(packed, 112, order.inputOracle, 20);
   packed.set(keccak256Bytes(inputsPacked), 132);
   packed.set(outputs, 164);
   return bytesToHex(keccak256Bytes(packed));

@@ -79,4 +79,16 @@ describe("orderIdentifier", () => {
       );
     }
   });
+
+  it("refuses an amount past uint256, a deadline past uint32 and a short address, as viem's encoders do", () => {
+    const order = randomOrder(1, 1);
+    const settler = hex(20);
+    assert.throws(() => orderIdentifier({ ...order, inputs: [[1n, 1n << 256n]] }, 1n, settler), RangeError);
+    assert.throws(() => orderIdentifier({ ...order, fillDeadline: 2 ** 32 }, 1n, settler), RangeError);
+    assert.throws(() => orderIdentifier({ ...order, user: "0x1234" }, 1n, settler), TypeError);
+    assert.throws(
+      () => referenceOrderIdentifier({ ...order, fillDeadline: 2 ** 32 }, 1n, settler),
+      /not in safe 32-bit unsigned integer range/,
+    );
+  });
 });
