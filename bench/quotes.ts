@@ -56,7 +56,7 @@ async function startCannedProviders(delays: number[]) {
 
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
-/** RSS, the JavaScript heap and array buffers (PGlite's memory among them) in MiB, after a full GC and a second's rest. */
+/** RSS, the JavaScript heap and array buffers in MiB, after a full GC and a second's rest. */
 async function settledMemoryMb(): Promise<{ rss: number; heapUsed: number; arrayBuffers: number }> {
   setFlagsFromString("--expose-gc");
   (runInNewContext("gc") as () => void)();
@@ -65,7 +65,7 @@ async function settledMemoryMb(): Promise<{ rss: number; heapUsed: number; array
   return { rss: mb(usage.rss), heapUsed: mb(usage.heapUsed), arrayBuffers: mb(usage.arrayBuffers) };
 }
 
-/** The figures per concurrency level; with `memoryRounds`, only the RSS before and after that many quotes. */
+/** The figures per concurrency level; with `memoryRounds`, only the memory before and after that many quotes. */
 export async function run(options: { memoryRounds?: number } = {}): Promise<object> {
   const dataDir = await mkdtemp(join(tmpdir(), "bench-quotes-"));
   const devnet = await createDevnet({
