@@ -1,28 +1,19 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { type CatalogChain, openForAckSchema, type QuoteWinner, quoteWinnerSchema } from "@hub/contract";
 import { createTestDatabases } from "@hub/store";
 import { pollUntil } from "@hub/test-support";
+import { type Answer, callApi, createOrgWithKey, endHubProcess, startHubProcess } from "./hub-process.js";
 import { signWinner } from "./submission-stack.js";
 import { startUpstreamProxy } from "./submission-upstream-proxy.js";
 import { startHubTestDevnet } from "./upstream-devnet.js";
 
-const root = fileURLToPath(new URL("../../../", import.meta.url));
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 after(() => databases.dispose());
 
 const SUBMISSIONS = 50;
-
-interface DevFile {
-  baseUrl: string;
-  apiKey: string | null;
-  dashboardSignInUrl: string | null;
-}
 
 /** Where the calls go and with which key: without the devnet, start makes no organization. */
 interface Caller {
@@ -30,65 +21,11 @@ interface Caller {
   apiKey: string;
 }
 
-/** `hub admin` against the running stack's data: a new organization and its secret key. */
-async function createKey(env: NodeJS.ProcessEnv): Promise<string> {
-  const admin = async (...args: string[]) => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ["--import", "tsx", "apps/cli/src/main.ts", "admin", ...args, "--json"],
-      { cwd: root, env },
-    );
-    return JSON.parse(stdout);
-  };
-  const { organization } = await admin("org", "create", "--name", "crash");
-  const { apiKey } = await admin("key", "create", "--org", organization.orgId);
-  return apiKey.key;
-}
-
-interface Answer {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: envelopes are read loosely, then parsed by the contract schemas
-  body: any;
-}
-
-/** `hub start` against the external devnet: its own process, so SIGKILL is a real crash. */
-function startHub(env: NodeJS.ProcessEnv, dataDir: string, previous: string | undefined) {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", "start"], {
-    cwd: root,
-    env,
-    stdio: ["ignore", "ignore", "pipe"],
+function api(dev: Caller, method: string, path: string, json?: unknown): Promise<Answer> {
+  return callApi(dev.baseUrl, method, path, {
+    headers: { "x-api-key": dev.apiKey, "x-service-subject": "crash-user" },
+    json,
   });
-  let stderr = "";
-  child.stderr?.on("data", (chunk) => {
-    stderr += chunk;
-  });
-  const ready = pollUntil(
-    "hub start writes dev.json",
-    () => {
-      if (child.exitCode !== null) throw new Error(`hub start exited ${child.exitCode}: ${stderr}`);
-      try {
-        const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
-        return dev.baseUrl !== previous ? dev : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-    { timeoutMs: 60_000, intervalMs: 100 },
-  );
-  return { child, ready };
-}
-
-async function api(dev: Caller, method: string, path: string, json?: unknown): Promise<Answer> {
-  const response = await fetch(`${dev.baseUrl}${path}`, {
-    method,
-    headers: {
-      "x-api-key": dev.apiKey,
-      "x-service-subject": "crash-user",
-      ...(json === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-  });
-  return { status: response.status, body: await response.json() };
 }
 
 // PGlite survives the SIGKILL (every ack given before it is served after the restart), but the
@@ -126,14 +63,14 @@ for (const { driver, skip } of databases.drivers) {
       if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl;
       else delete env.DATABASE_URL;
 
-      const first = startHub(env, target.dataDir, undefined);
+      const first = startHubProcess(env);
       t.after(() => {
         first.child.kill("SIGKILL");
       });
       const started = await first.ready;
       assert.equal(started.apiKey, null, "a start without the devnet makes no development organization");
       assert.equal(started.dashboardSignInUrl, null, "nor a sign-in link");
-      const dev: Caller = { baseUrl: started.baseUrl, apiKey: await createKey(env) };
+      const dev: Caller = { baseUrl: started.baseUrl, apiKey: (await createOrgWithKey(env, "crash")).key };
 
       const [origin, destination] = devnet.catalog.families.evm as [CatalogChain, CatalogChain];
       const usdc = (chain: CatalogChain) => chain.assets.find((asset) => asset.symbol === "USDC")!.key;
@@ -183,7 +120,7 @@ for (const { driver, skip } of databases.drivers) {
       const ackedBeforeKill = new Map(acked);
       assert.ok(ackedBeforeKill.size < SUBMISSIONS, "the kill landed before every submission was acked");
 
-      const second = startHub(env, target.dataDir, dev.baseUrl);
+      const second = startHubProcess(env, dev.baseUrl);
       t.after(() => {
         second.child.kill("SIGKILL");
       });
@@ -218,8 +155,7 @@ for (const { driver, skip } of databases.drivers) {
       for (const [upstreamQuoteId, count] of proxy.forwards) {
         assert.ok(count <= 1, `upstream quote ${upstreamQuoteId} was forwarded ${count} times`);
       }
-      second.child.kill("SIGTERM");
-      await new Promise((resolve) => second.child.once("exit", resolve));
+      await endHubProcess(second, "SIGTERM");
     });
   });
 }
