@@ -9,7 +9,6 @@ import {
   quoteWinnerSchema,
   replicaOfOpaqueId,
 } from "@hub/contract";
-import { createChainFactsStore } from "@hub/hub-app";
 import { createPostgresClient, createTestDatabases, type PreparedDataDir, type SqlClient } from "@hub/store";
 import {
   nginxMissing,
@@ -29,6 +28,7 @@ import {
   hubAdmin,
   startHubProcess,
 } from "./hub-process.js";
+import { readReconcilerLease } from "./store/chain-facts-rows.js";
 import { countSubmissions, readSubmission } from "./store/submission-rows.js";
 import { signWinner } from "./submission-stack.js";
 import { startUpstreamProxy, type UpstreamProxy } from "./submission-upstream-proxy.js";
@@ -200,9 +200,9 @@ describe("two replicas on one PostgreSQL and one Redis behind nginx", { skip }, 
   });
 
   test(`a replica SIGKILLed in the middle of ${SUBMISSIONS} submissions and status reads through nginx loses no ack, forwards no quote twice, and the survivor takes the reconciler lease`, async (t) => {
-    const leases = createChainFactsStore(sql);
-    const holder = await pollUntil("a replica leads the reconciler", () =>
-      leases.getReconcilerLeaseHolder("reconciler"),
+    const holder = await pollUntil(
+      "a replica leads the reconciler",
+      async () => (await readReconcilerLease(sql))?.holder,
     );
     const victim = holder.split("_")[1] as ReplicaId;
     assert.ok(victim === "a" || victim === "b", `the lease holder ${holder} names its replica`);
@@ -278,9 +278,7 @@ describe("two replicas on one PostgreSQL and one Redis behind nginx", { skip }, 
     });
     await endHubProcess(replicas[victim].process, "SIGKILL");
     const ackedAtKill = acked.size;
-    const [lease] = await sql.query<{ expires_at: Date }>(
-      "SELECT expires_at FROM reconciler_leases WHERE name = 'reconciler'",
-    );
+    const lease = await readReconcilerLease(sql);
     await Promise.all(submissions);
     await new Promise((resolve) => setTimeout(resolve, 500));
     loading = false;
@@ -343,14 +341,12 @@ describe("two replicas on one PostgreSQL and one Redis behind nginx", { skip }, 
     const taken = await pollUntil(
       "the survivor holds the reconciler lease",
       async () => {
-        const [row] = await sql.query<{ holder: string; acquired_at: Date }>(
-          "SELECT holder, acquired_at FROM reconciler_leases WHERE name = 'reconciler'",
-        );
+        const row = await readReconcilerLease(sql);
         return row?.holder.startsWith(`rec_${survivor}_`) ? row : undefined;
       },
       { timeoutMs: LEASE_TTL_MS + 10_000, intervalMs: 100 },
     );
-    const lateMs = taken.acquired_at.getTime() - lease!.expires_at.getTime();
+    const lateMs = taken.acquiredAt.getTime() - lease!.expiresAt.getTime();
     t.diagnostic(`the survivor took the lease ${lateMs} ms after the victim's expired`);
     assert.ok(lateMs <= RECONCILER_POLL_MS + 1_000, `the lease moved ${lateMs} ms after it expired`);
   });

@@ -4,16 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "./free-port.js";
-import type { PrivateServer } from "./private-server.js";
+import { POSTGRES_BIN, type PrivateServer } from "./private-server.js";
 
 const run = promisify(execFile);
-const BIN = "/usr/lib/postgresql/15/bin";
 const asRoot = process.getuid?.() === 0;
 
 /** Runs a PostgreSQL tool, as the postgres user when this process is root (the server refuses root). */
 async function tool(name: string, args: string[]): Promise<void> {
-  if (asRoot) await run("runuser", ["-u", "postgres", "--", join(BIN, name), ...args]);
-  else await run(join(BIN, name), args);
+  if (asRoot) await run("runuser", ["-u", "postgres", "--", join(POSTGRES_BIN, name), ...args]);
+  else await run(join(POSTGRES_BIN, name), args);
 }
 
 /** A temp dir the server's user owns. */

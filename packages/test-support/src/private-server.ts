@@ -1,3 +1,9 @@
+import { existsSync } from "node:fs";
+import { delimiter, join } from "node:path";
+
+/** Where Debian's PostgreSQL 15 keeps initdb, pg_ctl and postgres. */
+export const POSTGRES_BIN = "/usr/lib/postgresql/15/bin";
+
 /** A server of a test's own (PostgreSQL or Redis) that the test may stop and start again on the same port. */
 export interface PrivateServer {
   /** How to reach it while it runs. */
@@ -8,4 +14,21 @@ export interface PrivateServer {
   start(): Promise<void>;
   /** Stops it if it runs and removes everything it wrote. */
   close(): Promise<void>;
+}
+
+/**
+ * Why private servers cannot run here (PostgreSQL 15's binaries or redis-server absent), or false.
+ * With CI=true a missing one is an error, not a skip.
+ */
+export function privateServersMissing(): string | false {
+  const redisOnPath = (process.env.PATH ?? "")
+    .split(delimiter)
+    .some((dir) => existsSync(join(dir, "redis-server")));
+  const missing = !existsSync(POSTGRES_BIN)
+    ? `${POSTGRES_BIN} is absent (Debian's postgresql-15)`
+    : redisOnPath
+      ? false
+      : "redis-server is not on PATH (Debian's redis-server)";
+  if (missing && process.env.CI === "true") throw new Error(`private servers are needed in CI: ${missing}`);
+  return missing;
 }
