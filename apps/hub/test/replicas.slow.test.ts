@@ -181,6 +181,18 @@ describe("two replicas on one PostgreSQL and one Redis behind nginx", { skip }, 
         "ok",
       );
     }
+    // Both replicas use the key all along, so each holds it in its credential cache at the revoke.
+    let using = true;
+    const use = (async () => {
+      while (using) {
+        await Promise.all(
+          (["a", "b"] as const).map((where) =>
+            callApi(base(where), "GET", "/catalog", { headers: withKey(apiKey.key) }),
+          ),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
     await hubAdmin(replicas.a.env, "key", "revoke", apiKey.keyId);
     const revokedAt = Date.now();
     const refusedBy = new Map<ReplicaId, number>();
@@ -196,6 +208,8 @@ describe("two replicas on one PostgreSQL and one Redis behind nginx", { skip }, 
       },
       { timeoutMs: 2_000, intervalMs: 50 },
     );
+    using = false;
+    await use;
     t.diagnostic(`refused after ${JSON.stringify(Object.fromEntries(refusedBy))} ms`);
   });
 
