@@ -13,8 +13,8 @@ import {
 } from "@hub/test-support";
 import { GATEWAY_SECRET, gatewayHeaders, quoteBody, SUBJECT, testCatalog } from "./hub-fixture.js";
 import {
-  type Answer,
   callApi,
+  codeOf,
   createOrgWithKey,
   type DevFile,
   endHubProcess,
@@ -28,11 +28,6 @@ import { readReconcilerLease } from "./store/chain-facts-rows.js";
 // down), and a PostgreSQL restart the hub rides out without a restart of its own.
 
 const skip = privateServersMissing();
-
-function codeOf(answer: Answer): string {
-  if (typeof answer.body !== "object" || answer.body === null) return `HTTP ${answer.status}`;
-  return answer.body.success ? "ok" : answer.body.errors[0].error_code;
-}
 
 describe("hub start when its Redis goes down and its PostgreSQL restarts", { skip }, () => {
   let postgres: PrivateServer;

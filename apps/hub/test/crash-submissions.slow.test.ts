@@ -1,12 +1,16 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { type CatalogChain, openForAckSchema, type QuoteWinner, quoteWinnerSchema } from "@hub/contract";
+import type { OpenForAck } from "@hub/contract";
 import { createTestDatabases } from "@hub/store";
-import { pollUntil } from "@hub/test-support";
-import { type Answer, callApi, createOrgWithKey, endHubProcess, startHubProcess } from "./hub-process.js";
-import { signWinner } from "./submission-stack.js";
+import { callApi, createOrgWithKey, endHubProcess, startHubProcess } from "./hub-process.js";
+import {
+  assertForwardedAtMostOnce,
+  devnetUpstreamEnv,
+  type Post,
+  quoteSignedOrders,
+  repostEvery,
+  submitAndKill,
+} from "./submission-load.js";
 import { startUpstreamProxy } from "./submission-upstream-proxy.js";
 import { startHubTestDevnet } from "./upstream-devnet.js";
 
@@ -21,11 +25,13 @@ interface Caller {
   apiKey: string;
 }
 
-function api(dev: Caller, method: string, path: string, json?: unknown): Promise<Answer> {
-  return callApi(dev.baseUrl, method, path, {
-    headers: { "x-api-key": dev.apiKey, "x-service-subject": "crash-user" },
-    json,
-  });
+/** POSTs as the crash test's client. */
+function postTo(caller: Caller): Post {
+  return (path, json) =>
+    callApi(caller.baseUrl, "POST", path, {
+      headers: { "x-api-key": caller.apiKey, "x-service-subject": "crash-user" },
+      json,
+    });
 }
 
 // PGlite survives the SIGKILL (every ack given before it is served after the restart), but the
@@ -43,22 +49,11 @@ for (const { driver, skip } of databases.drivers) {
       t.after(() => proxy.close());
       const target = await databases.prepareDataDir(driver);
       t.after(() => target.dispose());
-      const providersFile = join(target.dataDir, "providers.json");
-      writeFileSync(
-        providersFile,
-        JSON.stringify([{ id: "devnet", kind: "oif-aggregator", baseUrl: proxy.url, timeoutMs: 8000 }]),
-      );
       const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        HUB_DEVNET: "0",
-        HUB_CATALOG_FILE: devnet.files.catalogFile,
-        HUB_PROVIDERS_FILE: providersFile,
+        ...devnetUpstreamEnv(devnet, proxy.url, target.dataDir),
         HUB_DATA_DIR: target.dataDir,
-        GATEWAY_PORT: "0",
-        HUB_PORT: "0",
         HUB_TENANT_RPS: "1000",
         HUB_TENANT_BURST: "1000",
-        LOG_LEVEL: "warn",
       };
       if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl;
       else delete env.DATABASE_URL;
@@ -72,53 +67,10 @@ for (const { driver, skip } of databases.drivers) {
       assert.equal(started.dashboardSignInUrl, null, "nor a sign-in link");
       const dev: Caller = { baseUrl: started.baseUrl, apiKey: (await createOrgWithKey(env, "crash")).key };
 
-      const [origin, destination] = devnet.catalog.families.evm as [CatalogChain, CatalogChain];
-      const usdc = (chain: CatalogChain) => chain.assets.find((asset) => asset.symbol === "USDC")!.key;
-      const orders: { winner: QuoteWinner; body: Record<string, string> }[] = [];
-      for (let batch = 0; batch < SUBMISSIONS; batch += 10) {
-        await Promise.all(
-          Array.from({ length: 10 }, async (_, i) => {
-            const user = devnet.manifest.users[(batch + i) % devnet.manifest.users.length]!;
-            const quoted = await api(dev, "POST", "/quote", {
-              sourceAsset: usdc(origin),
-              destinationAsset: usdc(destination),
-              amount: String(1_000_000 + batch + i),
-              recipient: user.address,
-              sourceAccount: user.address,
-            });
-            assert.equal(quoted.status, 200, JSON.stringify(quoted.body));
-            const winner = quoteWinnerSchema.parse(quoted.body.data);
-            const body = {
-              quoteRequestId: winner.quoteRequestId,
-              quoteId: winner.quoteId,
-              signature: await signWinner(user, winner),
-            };
-            orders.push({ winner, body });
-          }),
-        );
-      }
-
-      // Forwards take a while, so the kill lands with some acked and the rest forwarding.
-      await devnet.control("POST", "/aggregator/faults", { latencyMs: 400 });
-      const acked = new Map<string, unknown>();
-      const inFlight = orders.map(async ({ winner, body }, i) => {
-        await new Promise((resolve) => setTimeout(resolve, i * 15));
-        try {
-          const answer = await api(dev, "POST", "/order/openfor", body);
-          if (answer.body.success) acked.set(winner.quoteId, openForAckSchema.parse(answer.body.data));
-        } catch {
-          // The hub died under this call.
-        }
-      });
-      await pollUntil("some submissions are acked", () => (acked.size >= 10 ? true : undefined), {
-        timeoutMs: 30_000,
-        intervalMs: 100,
-      });
-      first.child.kill("SIGKILL");
-      await Promise.all(inFlight);
-      await devnet.control("DELETE", "/aggregator/faults");
-      const ackedBeforeKill = new Map(acked);
-      assert.ok(ackedBeforeKill.size < SUBMISSIONS, "the kill landed before every submission was acked");
+      const post = postTo(dev);
+      const orders = await quoteSignedOrders(devnet, SUBMISSIONS, post, 1_000_000);
+      const acked = new Map<string, OpenForAck>();
+      await submitAndKill(devnet, orders, post, acked, 10, () => endHubProcess(first, "SIGKILL"));
 
       const second = startHubProcess(env, dev.baseUrl);
       t.after(() => {
@@ -126,35 +78,9 @@ for (const { driver, skip } of databases.drivers) {
       });
       const restarted: Caller = { baseUrl: (await second.ready).baseUrl, apiKey: dev.apiKey };
 
-      const codes = new Map<string, number>();
-      await Promise.all(
-        orders.map(async ({ winner, body }) => {
-          const answer = await api(restarted, "POST", "/order/openfor", body);
-          let outcome: string;
-          if (answer.body.success) {
-            const ack = openForAckSchema.parse(answer.body.data);
-            const before = ackedBeforeKill.get(winner.quoteId);
-            if (before !== undefined)
-              assert.deepEqual(ack, before, "an ack given before the crash is the ack after it");
-            outcome = "ack";
-          } else {
-            outcome = answer.body.errors[0].error_code;
-            assert.ok(!ackedBeforeKill.has(winner.quoteId), `an acked quote answered ${outcome}`);
-          }
-          codes.set(outcome, (codes.get(outcome) ?? 0) + 1);
-        }),
-      );
-      t.diagnostic(
-        `acked before the kill ${ackedBeforeKill.size}; after restart ${JSON.stringify(Object.fromEntries(codes))}`,
-      );
-      assert.deepEqual(
-        [...codes.keys()].filter((code) => code !== "ack" && code !== "EIN0052"),
-        [],
-        "every re-post answers the ack or EIN0052",
-      );
-      for (const [upstreamQuoteId, count] of proxy.forwards) {
-        assert.ok(count <= 1, `upstream quote ${upstreamQuoteId} was forwarded ${count} times`);
-      }
+      const codes = await repostEvery(orders, acked, postTo(restarted));
+      t.diagnostic(`acked before the kill ${acked.size}; after restart ${JSON.stringify(codes)}`);
+      assertForwardedAtMostOnce(proxy);
       await endHubProcess(second, "SIGTERM");
     });
   });

@@ -111,3 +111,11 @@ export async function callApi(
   }
   return { status: response.status, headers: response.headers, body };
 }
+
+/** An answer's outcome: `ok` for a success envelope, else its first code, or `HTTP <status>` without the envelope (a proxy's own page). */
+export function codeOf(answer: Answer): string {
+  const body = answer.body;
+  if (typeof body !== "object" || body === null || typeof body.success !== "boolean")
+    return `HTTP ${answer.status}`;
+  return body.success ? "ok" : body.errors[0].error_code;
+}

@@ -1,14 +1,21 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { delimiter, join } from "node:path";
 
-/** Where Debian's PostgreSQL 15 keeps initdb, pg_ctl and postgres. */
-export const POSTGRES_BIN = "/usr/lib/postgresql/15/bin";
+/** Where Debian keeps initdb, pg_ctl and postgres: the newest installed major version (15 here). */
+export const POSTGRES_BIN = (() => {
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((v) => existsSync(join(root, v, "bin/initdb")))
+    : [];
+  const newest = versions.sort((x, y) => Number(y) - Number(x))[0];
+  return join(root, newest ?? "15", "bin");
+})();
 
 /** A server of a test's own (PostgreSQL or Redis) that the test may stop and start again on the same port. */
 export interface PrivateServer {
   /** How to reach it while it runs. */
   readonly url: string;
-  /** Stops it (a clean shutdown); its data stays for the next start. */
+  /** Stops it cleanly. PostgreSQL keeps its data for the next start; Redis, persisting nothing, comes back empty. */
   stop(): Promise<void>;
   /** Starts it again on the same port. */
   start(): Promise<void>;
@@ -17,7 +24,7 @@ export interface PrivateServer {
 }
 
 /**
- * Why private servers cannot run here (PostgreSQL 15's binaries or redis-server absent), or false.
+ * Why private servers cannot run here (PostgreSQL's binaries or redis-server absent), or false.
  * With CI=true a missing one is an error, not a skip.
  */
 export function privateServersMissing(): string | false {
@@ -25,7 +32,7 @@ export function privateServersMissing(): string | false {
     .split(delimiter)
     .some((dir) => existsSync(join(dir, "redis-server")));
   const missing = !existsSync(POSTGRES_BIN)
-    ? `${POSTGRES_BIN} is absent (Debian's postgresql-15)`
+    ? `${POSTGRES_BIN} is absent (Debian's postgresql)`
     : redisOnPath
       ? false
       : "redis-server is not on PATH (Debian's redis-server)";
