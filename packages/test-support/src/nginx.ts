@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -90,7 +90,14 @@ ${upstreams.map((upstream) => `    server ${upstream} max_fails=1 fail_timeout=1
   nginx.stderr?.on("data", (chunk) => {
     stderr += String(chunk);
   });
+  // A test process that dies without close() must not leave its nginx behind.
+  const killOnExit = () => {
+    nginx.kill("SIGKILL");
+    rmSync(prefix, { recursive: true, force: true });
+  };
+  process.once("exit", killOnExit);
   const close = async () => {
+    process.off("exit", killOnExit);
     if (nginx.pid !== undefined && nginx.exitCode === null) {
       const exited = new Promise((resolve) => nginx.once("exit", resolve));
       process.kill(nginx.pid, "SIGTERM");

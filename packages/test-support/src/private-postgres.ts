@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { chownSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,14 +55,24 @@ export async function startPrivatePostgres(): Promise<PrivateServer> {
   const options = `-p ${port} -k ${home} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
   let running = false;
 
+  // pg_ctl runs the server detached: a test process that dies without close() must not leave it behind.
+  const stopOnExit = () => {
+    const args = [join(POSTGRES_BIN, "pg_ctl"), "-D", data, "-m", "immediate", "stop"];
+    execFileSync(asRoot ? "runuser" : args[0]!, asRoot ? ["-u", "postgres", "--", ...args] : args.slice(1), {
+      stdio: "ignore",
+    });
+    rmSync(home, { recursive: true, force: true });
+  };
   const start = async () => {
     await tool("pg_ctl", ["-D", data, "-o", options, "-l", join(home, "log"), "-w", "-t", "60", "start"]);
     running = true;
+    process.once("exit", stopOnExit);
   };
   const stop = async () => {
     if (!running) return;
     await tool("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"]);
     running = false;
+    process.off("exit", stopOnExit);
   };
   await start();
   return {

@@ -22,6 +22,8 @@ function answers(port: number): Promise<boolean> {
 export async function startPrivateRedis(): Promise<PrivateServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
+  // A test process that dies without close() must not leave its Redis behind.
+  const killOnExit = () => child?.kill("SIGKILL");
 
   const start = async () => {
     if (child) return;
@@ -35,6 +37,7 @@ export async function startPrivateRedis(): Promise<PrivateServer> {
       stderr += chunk;
     });
     child = started;
+    process.once("exit", killOnExit);
     const deadline = Date.now() + 10_000;
     while (!(await answers(port))) {
       if (started.exitCode !== null || Date.now() > deadline) {
@@ -49,6 +52,7 @@ export async function startPrivateRedis(): Promise<PrivateServer> {
     const running = child;
     if (!running) return;
     child = undefined;
+    process.off("exit", killOnExit);
     if (running.exitCode !== null) return;
     const exited = new Promise((resolve) => running.once("exit", resolve));
     running.kill("SIGTERM");
