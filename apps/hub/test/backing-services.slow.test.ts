@@ -170,4 +170,19 @@ describe("hub start when its Redis goes down and its PostgreSQL restarts", { ski
     );
     assert.equal(hub.child.exitCode, null, "the same hub process throughout");
   });
+
+  test("hub start refuses to start while its Redis does not answer", async () => {
+    await redis.stop();
+    try {
+      const otherDir = mkdtempSync(join(tmpdir(), "hub-backing-services-"));
+      try {
+        const second = startHubProcess({ ...env, HUB_DATA_DIR: otherDir });
+        await assert.rejects(second.ready, /REDIS_URL cannot be reached/);
+      } finally {
+        rmSync(otherDir, { recursive: true, force: true });
+      }
+    } finally {
+      await redis.start();
+    }
+  });
 });
