@@ -70,6 +70,38 @@ async function readPreviousKey(devFile: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * The shared counters' Redis client. While Redis cannot be reached every command fails at once (no
+ * offline queue), so the lockout and the buckets refuse calls without waiting (docs/decisions.md,
+ * Redis down); the client reconnects by itself. An outage and the recovery are logged once each.
+ */
+async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    commandTimeout: 1000,
+    maxRetriesPerRequest: 1,
+  });
+  let down = false;
+  redis.on("error", (error: Error) => {
+    if (down) return;
+    down = true;
+    logger.error({ err: error }, "Redis cannot be reached: every API call answers EPX0053 until it is back");
+  });
+  redis.on("ready", () => {
+    if (!down) return;
+    down = false;
+    logger.warn("Redis is back: lockouts and buckets are shared again");
+  });
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw new Error("REDIS_URL cannot be reached", { cause: error });
+  }
+  return redis;
+}
+
 async function writeFileAtomically(path: string, text: string): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   await writeFile(temporary, text, { mode: 0o600 });
@@ -155,7 +187,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
 
     let counters: Counters;
     if (config.REDIS_URL) {
-      const redis = new Redis(config.REDIS_URL, { commandTimeout: 1000, maxRetriesPerRequest: 1 });
+      const redis = await connectRedis(config.REDIS_URL, logger);
       cleanup.push(async () => void (await redis.quit()));
       counters = createRedisCounters(
         { prefix: "hub:", bucketIdleMs: config.HUB_BUCKET_IDLE_SECONDS * 1000 },

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type Clock, systemClock } from "@hub/clock";
@@ -123,6 +124,8 @@ export function createHubApp(deps: HubAppDeps): HubApp {
           chains: deps.reconciler.chains,
           clock,
           logger: logger.child({ component: "reconciler" }),
+          // The lease row names the replica that leads, so an operator can tell from the database.
+          instanceId: `rec_${deps.replicaId}_${randomBytes(6).toString("hex")}`,
           quotePruning: { retentionMs: config.quoteRetentionMs },
           ...(deps.reconciler.confirmations === undefined
             ? {}
