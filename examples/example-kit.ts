@@ -72,28 +72,31 @@ export async function quoteOnLane(
 
 /** Prints each submission step as it happens. */
 export function printStep(step: SubmitStep): void {
+  print(...describeStep(step));
+}
+
+function describeStep(step: SubmitStep): [string, string] {
   switch (step.step) {
     case "signed":
-      return print("signature", `${step.signature.slice(0, 20)}… (${(step.signature.length - 2) / 2} bytes)`);
-    case "sent":
-      return print(
-        "tx sent",
-        `${step.transaction.kind} ${step.description} on ${step.transaction.chainId}: ${step.transaction.hash}`,
-      );
+      return ["signature", `${step.signature.slice(0, 20)}… (${(step.signature.length - 2) / 2} bytes)`];
+    case "sent": {
+      const { kind, chainId, hash } = step.transaction;
+      return ["tx sent", `${kind} on chain ${chainId}: ${hash} (${step.description})`];
+    }
     case "mined":
-      return print("tx mined", step.transaction.hash);
+      return ["tx mined", step.transaction.hash];
     case "lost-answer":
-      return print(
+      return [
         "recover",
         `answer lost (${step.error.code}); order found: ${step.orderFound}; re-posting the same body`,
-      );
+      ];
     case "acked":
-      return print(
+      return [
         "ack",
         step.order.kind === "openfor"
           ? `hubOrderId ${step.order.hubOrderId}, onchainOrderId ${step.order.onchainOrderId}, state ${step.order.ack.state}`
           : `orderId ${step.order.orderId}, createdAt ${step.order.ack.createdAt}`,
-      );
+      ];
   }
 }
 
