@@ -6,7 +6,10 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { promisify } from "node:util";
 import { startReadyStack } from "@hub/cli-app/test-stack";
-import { createHubClient } from "@hub/sdk";
+import { createHubClient, hubOrderIdOf, type SubmitStep } from "@hub/sdk";
+import { viemWalletOverHttp } from "@hub/sdk/viem";
+import type { Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 
 // Every example runs as a newcomer runs it (`npm run example -- <lane>`) against a stack started as
 // `npm start` starts it: these are the SDK's end-to-end tests, one per EVM lane, on real chains.
@@ -96,3 +99,58 @@ for (const { lane, wire, steps } of lanes) {
     );
   });
 }
+
+test("on the real stack a lost openFor answer is recovered: the SDK reads the order by hubOrderId, re-posts the same body and gets the first ack", async () => {
+  const { dev } = stack;
+  const account = privateKeyToAccount(dev.accounts[5]!.privateKey as Hex);
+  const posts: string[] = [];
+  // The first registration reaches the hub and is answered, but the answer never reaches the caller.
+  const losingFetch: typeof fetch = async (input, init) => {
+    const answer = await fetch(input, init);
+    if (String(input).endsWith("/order/openfor")) {
+      posts.push(String(init?.body));
+      if (posts.length === 1) {
+        await answer.text();
+        throw new TypeError("the connection broke before the answer arrived");
+      }
+    }
+    return answer;
+  };
+  const subject = "sdk-lost-answer";
+  const client = createHubClient({ baseUrl: dev.baseUrl, apiKey: dev.apiKey, subject, fetch: losingFetch });
+  const [origin, destination] = (await client.catalog()).families.evm;
+  const usdc = (chain: typeof origin) => chain!.assets.find((asset) => asset.symbol === "USDC")!.key;
+  const request = {
+    sourceAsset: usdc(origin),
+    destinationAsset: usdc(destination),
+    amount: "1200000",
+    recipient: account.address,
+    sourceAccount: account.address,
+  };
+  const offer = (await client.preview(request)).offers.find((entry) => entry.lane === "aggregator-gasless");
+  assert.ok(offer, "an EIP-3009 offer");
+  const quote = await client.prepare({
+    ...request,
+    preparationId: "sdk-lost-answer",
+    provider: offer.provider,
+  });
+  const rpcUrls = Object.fromEntries(dev.chains.map((chain) => [chain.chainId, chain.rpcUrl]));
+  const steps: SubmitStep[] = [];
+  const order = await client.submit(quote, viemWalletOverHttp(account, rpcUrls), {
+    onStep: (s) => steps.push(s),
+  });
+
+  assert.deepEqual(
+    steps.map((s) => (s.step === "lost-answer" ? `${s.step}:${s.error.code}:${s.orderFound}` : s.step)),
+    ["signed", "lost-answer:ESDK_NETWORK:true", "acked"],
+  );
+  assert.equal(posts.length, 2);
+  assert.equal(posts[1], posts[0], "the identical body, with the one signature");
+  assert.equal(order.kind === "openfor" && order.hubOrderId, await hubOrderIdOf(quote.quoteId));
+  const page = await client.listOrders();
+  assert.deepEqual(
+    page.orders.map((entry) => entry.orderId),
+    [order.kind === "openfor" && order.hubOrderId],
+    "one order",
+  );
+});

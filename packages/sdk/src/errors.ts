@@ -56,6 +56,7 @@ export type SdkErrorCode =
   | "ESDK_NOT_COMPLETABLE"
   | "ESDK_NO_SIGN_INTENT"
   | "ESDK_TX_REVERTED"
+  | "ESDK_WALLET"
   | "ESDK_TRACK_DEADLINE";
 
 const sdkAvailability = new Set<string>(["ESDK_TIMEOUT", "ESDK_NETWORK", "ESDK_NOT_ENVELOPE"]);

@@ -172,7 +172,15 @@ export async function submitWinner(
         });
     }
   } catch (error) {
-    throw error instanceof HubError ? error.withSent(sent) : error;
+    if (error instanceof HubError) throw error.withSent(sent);
+    // The wallet's own failure (refused signature, RPC error): the one error class, with what was sent.
+    throw new HubError({
+      code: "ESDK_WALLET",
+      status: 0,
+      message: `wallet: ${String(error)}`,
+      cause: error,
+      sent,
+    });
   }
 }
 

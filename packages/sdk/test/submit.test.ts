@@ -172,6 +172,20 @@ test("proxy lanes: approvals then steps, each mined, then openFor without signat
 
     const reverted = await thrown(client.submit(w, recordingWallet({ reverts: true }).wallet));
     assert.equal(reverted.code, "ESDK_TX_REVERTED");
+    const refusing = recordingWallet().wallet;
+    let sends = 0;
+    refusing.sendTransaction = async () => {
+      if (++sends === 2) throw new Error("user rejected the request");
+      return `0x${"01".repeat(32)}`;
+    };
+    const rejected = await thrown(client.submit(w, refusing));
+    assert.deepEqual([rejected.code, rejected.block], ["ESDK_WALLET", "terminal"]);
+    assert.match(rejected.message, /user rejected/);
+    assert.deepEqual(
+      rejected.sent.map((t) => t.kind),
+      ["approval"],
+      "the approval went out before the refusal",
+    );
     assert.equal(server.received.length, 2, "nothing registered after a revert");
   } finally {
     await server.close();
