@@ -63,18 +63,25 @@ export async function submitWinner(
 
   /** After a lost answer: read the order by its id, once more after a pause if not found, then the caller re-posts. */
   const readBack = (path: string) => async (error: HubError) => {
-    let found = await call({ method: "GET", path, signal }).then(
-      () => true,
-      () => false,
-    );
-    if (!found) {
-      await sleep(1_000, signal);
-      found = await call({ method: "GET", path, signal }).then(
+    const found = () =>
+      call({ method: "GET", path, signal }).then(
         () => true,
         () => false,
       );
+    let orderFound = await found();
+    if (!orderFound) {
+      await sleep(1_000, signal);
+      orderFound = await found();
     }
-    onStep({ step: "lost-answer", error, orderFound: found });
+    onStep({ step: "lost-answer", error, orderFound });
+  };
+
+  /** POST a registration; a lost answer is read back by hubOrderId and re-posted; EIN0052 stops at once. */
+  const register = <T>(path: string, body: object, readPath: string) =>
+    call<T>({ method: "POST", path, body, signal, stopOn: ["EIN0052"], onLostAnswer: readBack(readPath) });
+  const acked = (order: SubmittedOrder): SubmittedOrder => {
+    onStep({ step: "acked", order });
+    return order;
   };
 
   const openFor = async (signature?: string): Promise<SubmittedOrder> => {
@@ -83,15 +90,8 @@ export async function submitWinner(
       quoteId: winner.quoteId,
       ...(signature ? { signature } : {}),
     };
-    const ack = await call<OpenForAck>({
-      method: "POST",
-      path: "/order/openfor",
-      body,
-      signal,
-      stopOn: ["EIN0052"],
-      onLostAnswer: readBack(`/order/${hubOrderId}/status`),
-    });
-    const order: SubmittedOrder = {
+    const ack = await register<OpenForAck>("/order/openfor", body, `/order/${hubOrderId}/status`);
+    return acked({
       kind: "openfor",
       lane: winner.lane,
       quoteId: winner.quoteId,
@@ -99,9 +99,7 @@ export async function submitWinner(
       onchainOrderId: ack.orderId,
       ack,
       sent,
-    };
-    onStep({ step: "acked", order });
-    return order;
+    });
   };
 
   const sign = async (typed: TypedData, prefix: string): Promise<string> => {
@@ -142,24 +140,15 @@ export async function submitWinner(
           signer: wallet.address,
           scheme: "eip191",
         };
-        const ack = await call<OrderCreateAck>({
-          method: "POST",
-          path: "/order",
-          body,
-          signal,
-          stopOn: ["EIN0052"],
-          onLostAnswer: readBack(`/status/${hubOrderId}`),
-        });
-        const order: SubmittedOrder = {
+        const ack = await register<OrderCreateAck>("/order", body, `/status/${hubOrderId}`);
+        return acked({
           kind: "open-flow",
           lane: winner.lane,
           quoteId: winner.quoteId,
           orderId: ack.orderId,
           ack,
           sent,
-        };
-        onStep({ step: "acked", order });
-        return order;
+        });
       }
       default:
         throw new HubError({

@@ -1,21 +1,8 @@
 // The wire types, type-only from the contract: the SDK never restates a shape, so it cannot drift from
 // what the hub answers. `import type` leaves nothing of the contract in the emitted JavaScript.
 import type {
-  Catalog,
-  ErrorBlock,
-  ErrorCode,
-  ExecutionTx,
-  HubOrderStatus,
-  OnchainFill,
-  OnchainRefund,
-  OnchainTxOrder,
-  OpenForAck,
-  OrderCreateAck,
-  OrderListEntry,
-  OrdersList,
-  PreparedQuote,
   PrepareQuoteRequest,
-  QuotePreview,
+  PreparedQuote,
   QuoteRequest,
   QuoteWinner,
   UpstreamOrderStatus,
@@ -38,7 +25,7 @@ export type {
   QuotePreview,
   QuoteWinner,
   UpstreamOrderStatus,
-};
+} from "@hub/contract";
 
 /** A quote request as a caller writes it: swapType may be left out (exact-input). */
 export type QuoteInput = Omit<QuoteRequest, "swapType"> & { swapType?: QuoteRequest["swapType"] };
