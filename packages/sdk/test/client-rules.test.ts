@@ -1,21 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { errorCatalogue, hubOrderId } from "@hub/contract";
-import { createHubClient, DEFAULT_TIMEOUTS, errorBlocks, HubError, hubOrderIdOf } from "../src/index.js";
-import { fail, ok, scriptedServer } from "./scripted-server.js";
+import { createHubClient, DEFAULT_TIMEOUTS, errorBlocks, hubOrderIdOf } from "../src/index.js";
+import { fail, ok, rejection, scriptedServer } from "./scripted-server.js";
 
 const KEY = `svc_sk_${"a".repeat(43)}`;
 const fast = { baseDelayMs: 20, maxDelayMs: 80 };
-
-async function rejection(promise: Promise<unknown>): Promise<HubError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof HubError, `a HubError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail("expected the call to throw");
-}
 
 test("every catalogue code has the catalogue's block, and hubOrderId is the contract's derivation", async () => {
   for (const [code, spec] of Object.entries(errorCatalogue)) {

@@ -1,6 +1,8 @@
+import assert from "node:assert/strict";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { HubError } from "../src/index.js";
 
 /** One request as the server received it. */
 export interface Received {
@@ -106,4 +108,15 @@ export async function scriptedServer(script: Step[]) {
       await once(server, "close");
     },
   };
+}
+
+/** The HubError a call throws; fails when it resolves or throws anything else. */
+export async function rejection(promise: Promise<unknown>): Promise<HubError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof HubError, `a HubError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail("expected the call to throw");
 }

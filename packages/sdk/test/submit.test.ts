@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { type HubError, createHubClient, hubOrderIdOf, type SubmitStep, type Winner } from "../src/index.js";
+import { createHubClient, hubOrderIdOf, type SubmitStep, type Winner } from "../src/index.js";
 import { recordingWallet } from "./recording-wallet.js";
-import { fail, ok, scriptedServer } from "./scripted-server.js";
+import { fail, ok, rejection, scriptedServer } from "./scripted-server.js";
 
 const KEY = `svc_sk_${"b".repeat(43)}`;
 const SPENDER = `0x${"cd".repeat(20)}`;
@@ -33,13 +33,6 @@ function winner(lane: string, extra: Record<string, unknown> = {}): Winner {
 
 const ack = (w: Winner, hubOrderId: string) =>
   ok({ orderId: `0x${"99".repeat(32)}`, hubOrderId, quoteId: w.quoteId, state: "created", submittedAt: "t" });
-
-async function thrown(promise: Promise<unknown>): Promise<HubError> {
-  return promise.then(
-    () => assert.fail("expected a throw"),
-    (error: HubError) => error,
-  );
-}
 
 test("Permit2: one typed-data signature prefixed 0x00; EIP-3009: the inner payload's raw signature", async () => {
   const permit2 = winner("oif-escrow-gasless", { signPayload: typed });
@@ -124,7 +117,7 @@ test("EIN0052 stops at once: no re-post, no second signature, no re-quote", asyn
   try {
     const client = createHubClient({ baseUrl: server.baseUrl, apiKey: KEY, subject: "s" });
     const { wallet, typedData } = recordingWallet();
-    const error = await thrown(client.submit(w, wallet));
+    const error = await rejection(client.submit(w, wallet));
     assert.deepEqual([error.code, error.block], ["EIN0052", "availability"]);
     assert.deepEqual(server.calls(), ["POST /order/openfor"]);
     assert.equal(typedData.length, 1);
@@ -162,7 +155,7 @@ test("proxy lanes: approvals then steps, each mined, then openFor without signat
     assert.deepEqual(Object.keys(JSON.parse(server.received[0]!.body)), ["quoteRequestId", "quoteId"]);
     assert.equal(typedData.length, 0);
 
-    const error = await thrown(client.submit(w, recordingWallet().wallet));
+    const error = await rejection(client.submit(w, recordingWallet().wallet));
     assert.equal(error.code, "EIN0007");
     assert.deepEqual(
       error.sent.map((t) => t.kind),
@@ -170,7 +163,7 @@ test("proxy lanes: approvals then steps, each mined, then openFor without signat
       "the caller learns not to re-quote",
     );
 
-    const reverted = await thrown(client.submit(w, recordingWallet({ reverts: true }).wallet));
+    const reverted = await rejection(client.submit(w, recordingWallet({ reverts: true }).wallet));
     assert.equal(reverted.code, "ESDK_TX_REVERTED");
     const refusing = recordingWallet().wallet;
     let sends = 0;
@@ -178,7 +171,7 @@ test("proxy lanes: approvals then steps, each mined, then openFor without signat
       if (++sends === 2) throw new Error("user rejected the request");
       return `0x${"01".repeat(32)}`;
     };
-    const rejected = await thrown(client.submit(w, refusing));
+    const rejected = await rejection(client.submit(w, refusing));
     assert.deepEqual([rejected.code, rejected.block], ["ESDK_WALLET", "terminal"]);
     assert.match(rejected.message, /user rejected/);
     assert.deepEqual(
@@ -240,13 +233,13 @@ test("refusals before anything is sent: open flow without signIntent, Solana, so
     steps: [{ chainId: "eip155:1", to: SPENDER, data: "0x", value: "0", description: "d" }],
   };
   assert.equal(
-    (await thrown(client.submit(winner("open-flow", { executionTx: tx }), wallet))).code,
+    (await rejection(client.submit(winner("open-flow", { executionTx: tx }), wallet))).code,
     "ESDK_NO_SIGN_INTENT",
   );
   assert.equal(
-    (await thrown(client.submit(winner("oif-escrow-nonevm"), wallet))).code,
+    (await rejection(client.submit(winner("oif-escrow-nonevm"), wallet))).code,
     "ESDK_NOT_COMPLETABLE",
   );
-  assert.equal((await thrown(client.submit(winner("solver-swap"), wallet))).code, "ESDK_NOT_COMPLETABLE");
+  assert.equal((await rejection(client.submit(winner("solver-swap"), wallet))).code, "ESDK_NOT_COMPLETABLE");
   assert.equal(transactions.length, 0);
 });
