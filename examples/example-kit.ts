@@ -1,7 +1,7 @@
 // What every example shares: the running `npm start` stack's dev.json, an SDK client, a viem wallet for one
 // funded devnet account, the quote of one lane, and the printing of each step as it happens.
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type Catalog,
@@ -33,7 +33,12 @@ export function print(label: string, text: string): void {
 /** The stack, a client under a fresh subject, the catalog's two chains and a wallet for devnet account `accountIndex`. */
 export async function exampleSetup(lane: string, accountIndex: number) {
   const dataDir = process.env.HUB_DATA_DIR ?? join(new URL("..", import.meta.url).pathname, ".data");
-  const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
+  const devFile = join(dataDir, "dev.json");
+  if (!existsSync(devFile)) {
+    console.error(`${devFile} not found: start the stack first (npm start) and wait for its ready line`);
+    process.exit(1);
+  }
+  const dev = JSON.parse(readFileSync(devFile, "utf8")) as DevFile;
   const subject = `example-${lane}-${randomUUID().slice(0, 8)}`;
   const client = createHubClient({ baseUrl: dev.baseUrl, apiKey: dev.apiKey, subject });
   const account = privateKeyToAccount(dev.accounts[accountIndex]!.privateKey);

@@ -78,7 +78,7 @@ function isOperatorMatter(error: HubError): boolean {
 }
 
 /** Whether an error leaves the outcome of the call unknown. */
-export function isLostAnswer(error: HubError): boolean {
+function isLostAnswer(error: HubError): boolean {
   return LOST_ANSWER.has(error.code);
 }
 
