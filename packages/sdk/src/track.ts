@@ -62,13 +62,10 @@ export async function* trackOrder(
     }
     await sleep(intervalMs, signal);
   };
-  const readFill = (id: string) => call<OnchainFill>({ method: "GET", path: `/onchain/${id}/fill`, signal });
-
-  let fillKey: string | undefined;
   let lastFill = "";
   /** Reads the fill view; the event when it changed, and whether it is done. */
-  const fillStep = async (): Promise<{ event?: TrackEvent; done: boolean }> => {
-    const fill = await readFill(fillKey as string);
+  const fillStep = async (onchainId: string): Promise<{ event?: TrackEvent; done: boolean }> => {
+    const fill = await call<OnchainFill>({ method: "GET", path: `/onchain/${onchainId}/fill`, signal });
     const key = JSON.stringify([fill.status, fill.filled, fill.settled]);
     const changed = key !== lastFill;
     lastFill = key;
@@ -77,6 +74,7 @@ export async function* trackOrder(
 
   if (order.kind === "open-flow") {
     let lastState = "";
+    let depositId: string | undefined;
     for (;;) {
       const status = await call<HubOrderStatus>({ method: "GET", path: `/status/${order.orderId}`, signal });
       if (status.state !== lastState) {
@@ -84,21 +82,21 @@ export async function* trackOrder(
         yield { view: "hub", status };
       }
       if (status.final) {
-        if (!status.depositId) return;
-        fillKey = status.depositId;
+        depositId = status.depositId;
         break;
       }
       await tick();
     }
+    // A solver-swap is recorded with no deposit: nothing on chain to follow.
+    if (!depositId) return;
     for (;;) {
-      const { event, done } = await fillStep();
+      const { event, done } = await fillStep(depositId);
       if (event) yield event;
       if (done) return;
       await tick();
     }
   }
 
-  fillKey = order.onchainOrderId;
   let lastState = "";
   let upstreamDone = false;
   let handedOff = false;
@@ -126,12 +124,12 @@ export async function* trackOrder(
     }
     if (upstreamDone && lastState !== "finalized") {
       // failed or refunded upstream: one read of the chain's facts (a refund shows there), then stop.
-      const { event } = await fillStep();
+      const { event } = await fillStep(order.onchainOrderId);
       if (event) yield event;
       return;
     }
     if (handedOff || UPSTREAM_EXECUTED.has(lastState as UpstreamState)) {
-      const { event, done } = await fillStep();
+      const { event, done } = await fillStep(order.onchainOrderId);
       if (event) yield event;
       if (done) return;
     }
