@@ -78,7 +78,7 @@ export function createHubClient(options: HubClientOptions): HubClient {
     quote: (request, o) => post<QuoteWinner>("/quote", request, o),
     preview: (request, o) => post<QuotePreview>("/quote/preview", request, o),
     prepare: (request, o) => post<PreparedQuote>("/quote/prepare", request, o),
-    submit: (winner, wallet, o) => submitWinner({ call }, winner, wallet, o),
+    submit: (winner, wallet, o) => submitWinner(call, winner, wallet, o),
     track: (order, o) => trackOrder(call, order, o),
     orderStatus: (hubOrderId, o) => get<UpstreamOrderStatus>(`/order/${id(hubOrderId)}/status`, o),
     hubStatus: (orderId, o) => get<HubOrderStatus>(`/status/${id(orderId)}`, o),

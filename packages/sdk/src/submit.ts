@@ -40,11 +40,6 @@ export interface SubmitOptions {
   onStep?: (step: SubmitStep) => void;
 }
 
-/** The submission routes as submit uses them. */
-interface Routes {
-  call: Transport;
-}
-
 /**
  * Does what the winner's lane asks, once: sign (Permit2, EIP-3009), or send executionTx (proxy lanes,
  * open flow) and sign signIntent (open flow); then registers. A lost answer is recovered by reading the
@@ -52,7 +47,7 @@ interface Routes {
  * EIN0052 stops at once. Every error after a transaction was sent carries it in `sent`.
  */
 export async function submitWinner(
-  { call }: Routes,
+  call: Transport,
   winner: Winner,
   wallet: EvmWallet,
   options: SubmitOptions = {},
