@@ -120,6 +120,29 @@ test("busy codes wait error_params[0] ms or Retry-After, then retry the identica
   }
 });
 
+test("a busy code without error_params reads Retry-After as an HTTP date too, and one that names no wait waits busyFallbackMs", async () => {
+  const inTwoSeconds = new Date(Math.ceil(Date.now() / 1000) * 1000 + 2000).toUTCString();
+  const server = await scriptedServer([
+    () => fail("EPX0080", { status: 429, headers: { "retry-after": inTwoSeconds } }),
+    () => fail("EIN0081"),
+    () => ok({ families: { evm: [] } }),
+  ]);
+  try {
+    const client = createHubClient({
+      baseUrl: server.baseUrl,
+      apiKey: KEY,
+      subject: "s",
+      retry: { busyFallbackMs: 300 },
+    });
+    await client.catalog();
+    const [a, b, c] = server.received.map((r) => r.at) as [number, number, number];
+    assert.ok(b - a >= 900, `waited until the Retry-After date (${b - a} ms)`);
+    assert.ok(c - b >= 300, `EIN0081 names no wait: busyFallbackMs (${c - b} ms)`);
+  } finally {
+    await server.close();
+  }
+});
+
 test("availability codes retry with a capped back-off and give up after maxAttempts; upstreamAuth is never retried", async () => {
   const server = await scriptedServer([
     () => fail("EIN0050"),
