@@ -45,7 +45,8 @@ export interface DevFile {
   apiKey: string | null;
   projectId: string | null;
   allowedOrigin: string | null;
-  chains: { chainDomain: string; chainId: number; rpcUrl: string }[];
+  /** Each devnet chain; undeclaredToken is a token the catalog leaves out (the oif-swap-token lane's source). */
+  chains: { chainDomain: string; chainId: number; rpcUrl: string; undeclaredToken: string }[];
   accounts: { address: string; privateKey: string }[];
 }
 
@@ -302,10 +303,11 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       apiKey: development?.apiKey ?? null,
       projectId: development?.projectId ?? null,
       allowedOrigin: development?.allowedOrigin ?? null,
-      chains: (devnet?.manifest.chains ?? []).map(({ chainDomain, chainId, rpcUrl }) => ({
+      chains: (devnet?.manifest.chains ?? []).map(({ chainDomain, chainId, rpcUrl, contracts }) => ({
         chainDomain,
         chainId,
         rpcUrl,
+        undeclaredToken: contracts.undeclaredToken.toLowerCase(),
       })),
       accounts: (devnet?.manifest.users ?? []).map(({ address, privateKey }) => ({ address, privateKey })),
     };

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
@@ -8,45 +7,11 @@ import { after, test } from "node:test";
 import { pollUntil } from "@hub/test-support";
 import { createWalletClient, erc20Abi, http, publicActions } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { type DevFile, startStack as startIn, untilReady } from "./start-stack.js";
 
-const root = new URL("../../../", import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), "hub-start-"));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startStack(): Started {
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", "start"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      HUB_DATA_DIR: dataDir,
-      GATEWAY_PORT: "0",
-      HUB_PORT: "0",
-      DEVNET_PORT: "0",
-      DEVNET_RPC_PORTS: "0,0",
-      DASHBOARD_PORT: "0",
-      METRICS_PORT: "0",
-      LOG_LEVEL: "warn",
-      DATABASE_URL: "",
-      REDIS_URL: "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let text = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    text += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    text += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, output: () => text, exited };
-}
+const startStack = () => startIn(dataDir);
 
 function answers(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
@@ -58,20 +23,6 @@ function answers(url: string): Promise<boolean> {
     });
     socket.once("error", () => resolve(false));
   });
-}
-
-interface DevFile {
-  baseUrl: string;
-  dashboardUrl: string;
-  dashboardSignInUrl: string;
-  hubUrl: string;
-  devnetUrl: string;
-  orgId: string;
-  apiKey: string;
-  projectId: string;
-  allowedOrigin: string;
-  chains: { chainDomain: string; chainId: number; rpcUrl: string }[];
-  accounts: { address: string; privateKey: string }[];
 }
 
 /** Calls the stack's gateway with the development key under one subject; the envelope as JSON. */
@@ -92,15 +43,7 @@ let firstDev: DevFile;
 
 test("hub start brings up the whole stack, writes dev.json once ready, and stops leaving no listener", async () => {
   const stack = startStack();
-  try {
-    await pollUntil("the ready line", () => /ready in \d+ ms/.test(stack.output()), {
-      timeoutMs: 90_000,
-      intervalMs: 100,
-    });
-  } catch (error) {
-    stack.child.kill("SIGTERM");
-    throw new Error(`${(error as Error).message}\n${stack.output()}`);
-  }
+  await untilReady(stack);
   const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
   firstDev = dev;
   assert.match(dev.baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
@@ -180,10 +123,7 @@ test("a restart on the same data dir keeps the development organization, project
   assert.ok(firstDev, "the first start ran");
   const stack = startStack();
   try {
-    await pollUntil("the ready line", () => /ready in \d+ ms/.test(stack.output()), {
-      timeoutMs: 90_000,
-      intervalMs: 100,
-    });
+    await untilReady(stack);
     const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
     assert.equal(dev.orgId, firstDev.orgId);
     assert.equal(dev.projectId, firstDev.projectId);
@@ -201,10 +141,7 @@ test("a restart on the same data dir keeps the development organization, project
 test("on the npm start stack a wallet's EIP-3009 order goes from quote to a SETTLED list entry", async () => {
   const stack = startStack();
   try {
-    await pollUntil("the ready line", () => /ready in \d+ ms/.test(stack.output()), {
-      timeoutMs: 90_000,
-      intervalMs: 100,
-    });
+    await untilReady(stack);
     const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
     const api = devApi(dev, "npm-start-wallet");
     const catalog = await api<{ families: { evm: { assets: { symbol: string; key: string }[] }[] } }>(
@@ -268,10 +205,7 @@ test("on the npm start stack a wallet's EIP-3009 order goes from quote to a SETT
 test("on the npm start stack a wallet's open-flow order goes from quote through POST /order to released on GET /status", async () => {
   const stack = startStack();
   try {
-    await pollUntil("the ready line", () => /ready in \d+ ms/.test(stack.output()), {
-      timeoutMs: 90_000,
-      intervalMs: 100,
-    });
+    await untilReady(stack);
     const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
     const api = devApi(dev, "npm-start-open-flow");
     type Chain = { chainDomain: string; assets: { symbol: string; key: string }[] };
