@@ -1,1 +1,2 @@
 export * from "./poll-until.js";
+export * from "./private-postgres.js";
