@@ -30,28 +30,30 @@ export function createOperationsMetrics(
   const seconds = (ms: number) => ms / 1000;
 
   if (store) {
-    const count = new Gauge({
+    const age = new Gauge({
+      name: "hub_reservation_oldest_age_seconds",
+      help: "Age of the oldest reservation in forwarding or unknown, by state (0 when none).",
+      labelNames: ["state"] as const,
+      registers: [],
+    });
+    new Gauge({
       name: "hub_reservations_pending",
       help: "Submission reservations in forwarding or unknown (each one answers EIN0052 until reconciled), by state.",
       labelNames: ["state"] as const,
       registers: [registry],
-    });
-    new Gauge({
-      name: "hub_reservation_oldest_age_seconds",
-      help: "Age of the oldest reservation in forwarding or unknown, by state (0 when none).",
-      labelNames: ["state"] as const,
-      registers: [registry],
       async collect() {
-        // One read serves both gauges; a database that does not answer leaves them out of the scrape.
+        // One read fills both gauges (the age gauge is registered after this one, so it is serialised
+        // after this collect); a database that does not answer leaves both out of the scrape.
         const pending = await store.pendingReservations().catch(() => undefined);
         this.reset();
-        count.reset();
-        for (const { state, count: n, oldestReservedAt } of pending ?? []) {
-          count.labels(state).set(n);
-          this.labels(state).set(oldestReservedAt ? seconds(clock.now() - oldestReservedAt.getTime()) : 0);
+        age.reset();
+        for (const { state, count, oldestReservedAt } of pending ?? []) {
+          this.labels(state).set(count);
+          age.labels(state).set(oldestReservedAt ? seconds(clock.now() - oldestReservedAt.getTime()) : 0);
         }
       },
     });
+    registry.registerMetric(age);
   }
 
   if (reconciler) {
