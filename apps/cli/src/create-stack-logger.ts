@@ -21,7 +21,9 @@ export function createStackLogger(
           sync: true,
           colorize: terminal,
           translateTime: "SYS:HH:MM:ss.l",
-          ignore: "pid,hostname",
+          ignore: "pid,hostname,part",
+          messageFormat: "{if part}{part}: {end}{msg}",
+          singleLine: true,
         })
       : pino.destination({ dest: 1, sync: true });
   return { logger: pino({ level: config.LOG_LEVEL }, destination), format };

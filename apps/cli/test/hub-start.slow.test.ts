@@ -16,6 +16,7 @@ after(() => rmSync(dataDir, { recursive: true, force: true }));
 interface Started {
   child: ChildProcess;
   output: () => string;
+  stdout: () => string;
   exited: Promise<number | null>;
 }
 
@@ -31,21 +32,24 @@ function startStack(): Started {
       DEVNET_RPC_PORTS: "0,0",
       DASHBOARD_PORT: "0",
       METRICS_PORT: "0",
-      LOG_LEVEL: "warn",
+      LOG_LEVEL: "info",
+      LOG_FORMAT: "pretty",
       DATABASE_URL: "",
       REDIS_URL: "",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let text = "";
+  let stdout = "";
   child.stdout?.on("data", (chunk: Buffer) => {
     text += chunk.toString();
+    stdout += chunk.toString();
   });
   child.stderr?.on("data", (chunk: Buffer) => {
     text += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, output: () => text, exited };
+  return { child, output: () => text, stdout: () => stdout, exited };
 }
 
 function answers(url: string): Promise<boolean> {
@@ -90,8 +94,11 @@ function devApi(dev: DevFile, subject: string) {
 
 let firstDev: DevFile;
 
-test("hub start brings up the whole stack, writes dev.json once ready, and stops leaving no listener", async () => {
+test("hub start brings up the whole stack, writes dev.json once ready, and stops leaving no listener", async (t) => {
   const stack = startStack();
+  t.after(() => {
+    if (stack.child.exitCode === null) stack.child.kill("SIGKILL");
+  });
   try {
     await pollUntil("the ready line", () => /ready in \d+ ms/.test(stack.output()), {
       timeoutMs: 90_000,
@@ -103,6 +110,19 @@ test("hub start brings up the whole stack, writes dev.json once ready, and stops
   }
   const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
   firstDev = dev;
+  // LOG_FORMAT=pretty: every log line is one readable line, and the banner is one block no log line
+  // lands in.
+  const lines = stack
+    .stdout()
+    .split("\n")
+    .filter((line) => line.length > 0);
+  const first = lines.findIndex((line) => line.startsWith("gateway (API)"));
+  const last = lines.findIndex((line) => /^ready in \d+ ms/.test(line));
+  assert.ok(first >= 0 && last > first, stack.stdout());
+  for (const line of lines.slice(first, last + 1))
+    assert.match(line, /^[a-z][A-Za-z ()]+? {2,}\S|^ready in /, line);
+  for (const line of [...lines.slice(0, first), ...lines.slice(last + 1)])
+    assert.match(line, /^\[\d\d:\d\d:\d\d\.\d{3}\] (INFO|WARN|ERROR|DEBUG)/, line);
   assert.match(dev.baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
   assert.match(dev.apiKey, /^svc_sk_[A-Za-z0-9_-]{43}$/);
   assert.match(dev.projectId, /^proj_[A-Za-z0-9]{24}$/);
@@ -160,6 +180,27 @@ test("hub start brings up the whole stack, writes dev.json once ready, and stops
   assert.match(scraped, /hub_requests_total/, "the hub's metrics are on the operator listener");
   assert.equal((await fetch(`${dev.baseUrl.replace(/\/v1$/, "")}/metrics`)).status, 404);
   assert.equal((await fetch(`${dev.hubUrl}/metrics`)).status, 404);
+
+  // The stack's readiness: the embedded database, the devnet's upstreams, each chain and its lag.
+  const readyz = metricsUrl.replace(/\/metrics$/, "/readyz");
+  const report = await pollUntil(
+    "/readyz answers 200",
+    async () => {
+      const answer = await fetch(readyz);
+      return answer.status === 200 ? ((await answer.json()) as { checks: { name: string }[] }) : undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 250 },
+  );
+  const names = report.checks.map((check) => check.name);
+  assert.ok(names.includes("database"), names.join(", "));
+  for (const chain of dev.chains) {
+    assert.ok(names.includes(`chain:${chain.chainDomain}`), names.join(", "));
+    assert.ok(names.includes(`reconciler:${chain.chainDomain}`), names.join(", "));
+  }
+  assert.ok(
+    names.some((name) => name.startsWith("upstream:")),
+    names.join(", "),
+  );
 
   const urls = [
     metricsUrl,
