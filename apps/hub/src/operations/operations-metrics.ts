@@ -1,7 +1,7 @@
 import type { Clock } from "@hub/clock";
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { ChainIndexState } from "../reconciler/create-reconciler.js";
-import type { OperationsStore } from "../store/operations-store.js";
+import type { OperationsStore, PendingReservations } from "../store/operations-store.js";
 import type { UpstreamCallResult } from "../upstream/upstream-http.js";
 
 /** The samples an operator alerts on, besides the request counts of hub-metrics.ts. */
@@ -30,30 +30,40 @@ export function createOperationsMetrics(
   const seconds = (ms: number) => ms / 1000;
 
   if (store) {
-    const age = new Gauge({
-      name: "hub_reservation_oldest_age_seconds",
-      help: "Age of the oldest reservation in forwarding or unknown, by state (0 when none).",
-      labelNames: ["state"] as const,
-      registers: [],
-    });
-    new Gauge({
-      name: "hub_reservations_pending",
-      help: "Submission reservations in forwarding or unknown (each one answers EIN0052 until reconciled), by state.",
-      labelNames: ["state"] as const,
-      registers: [registry],
-      async collect() {
-        // One read fills both gauges (the age gauge is registered after this one, so it is serialised
-        // after this collect); a database that does not answer leaves both out of the scrape.
-        const pending = await store.pendingReservations().catch(() => undefined);
-        this.reset();
-        age.reset();
-        for (const { state, count, oldestReservedAt } of pending ?? []) {
-          this.labels(state).set(count);
-          age.labels(state).set(oldestReservedAt ? seconds(clock.now() - oldestReservedAt.getTime()) : 0);
-        }
-      },
-    });
-    registry.registerMetric(age);
+    // prom-client collects every metric of a scrape at once: both gauges share one read.
+    let reading: Promise<PendingReservations[] | undefined> | undefined;
+    const readPending = () => {
+      reading ??= store
+        .pendingReservations()
+        .catch(() => undefined)
+        .finally(() => {
+          reading = undefined;
+        });
+      return reading;
+    };
+    const pendingGauge = (name: string, help: string, value: (pending: PendingReservations) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ["state"] as const,
+        registers: [registry],
+        async collect() {
+          // A database that does not answer leaves the gauge out of the scrape.
+          const pending = await readPending();
+          this.reset();
+          for (const entry of pending ?? []) this.labels(entry.state).set(value(entry));
+        },
+      });
+    pendingGauge(
+      "hub_reservations_pending",
+      "Submission reservations in forwarding or unknown (each one answers EIN0052 until reconciled), by state.",
+      (entry) => entry.count,
+    );
+    pendingGauge(
+      "hub_reservation_oldest_age_seconds",
+      "Age of the oldest reservation in forwarding or unknown, by state (0 when none).",
+      (entry) => (entry.oldestReservedAt ? seconds(clock.now() - entry.oldestReservedAt.getTime()) : 0),
+    );
   }
 
   if (reconciler) {
@@ -147,11 +157,12 @@ export function createOperationsMetrics(
     labelNames: ["limit", "provider"] as const,
     registers: [registry],
   });
+  // Zero series from the start, so rate() and increase() see the first event.
   for (const id of sources.providerIds) {
-    for (const result of ["2xx", "5xx", "timeout", "transport"] as const) calls.labels(id, result);
-    sheds.labels("outbound", id);
+    for (const result of ["2xx", "5xx", "timeout", "transport"] as const) calls.labels(id, result).inc(0);
+    sheds.labels("outbound", id).inc(0);
   }
-  sheds.labels("quotes-in-flight", "");
+  sheds.labels("quotes-in-flight", "").inc(0);
 
   return {
     upstreamCall(providerId, result) {

@@ -42,15 +42,21 @@ function describeError(error: unknown): string {
 
 async function runCheck(check: ReadinessCheck, timeoutMs: number): Promise<CheckResult> {
   const started = performance.now();
-  const signal = AbortSignal.timeout(timeoutMs);
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve(`no answer within ${timeoutMs} ms`);
+    }, timeoutMs);
+  });
   let detail: string | undefined;
   try {
-    detail = await new Promise<string | undefined>((resolve, reject) => {
-      signal.addEventListener("abort", () => resolve(`no answer within ${timeoutMs} ms`), { once: true });
-      check.run(signal).then(resolve, reject);
-    });
+    detail = await Promise.race([check.run(controller.signal), late]);
   } catch (error) {
     detail = describeError(error);
+  } finally {
+    clearTimeout(timer);
   }
   const ms = Math.round(performance.now() - started);
   return detail === undefined
