@@ -1,4 +1,8 @@
-import type { CliIo } from "./run-cli.js";
+/** Where the verb writes (run-cli's CliIo). */
+interface DoctorIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
 
 interface CheckLine {
   name: string;
@@ -38,7 +42,7 @@ export function formatReadiness(report: Report): string {
  * `hub doctor`: reads GET /readyz of the running stack's operator listener and prints it; 0 when
  * ready, 1 when not ready, stopping or unreachable.
  */
-export async function runDoctor(operatorUrl: string, json: boolean, io: CliIo): Promise<number> {
+export async function runDoctor(operatorUrl: string, json: boolean, io: DoctorIo): Promise<number> {
   const url = `${operatorUrl.replace(/\/+$/, "")}/readyz`;
   let report: unknown;
   try {
