@@ -1,14 +1,20 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { type AddressInfo, createServer } from "node:net";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { CatalogChain } from "@hub/contract";
 import { createDevnet, type Devnet } from "@hub/devnet-app";
-import { type PrivatePostgres, pollUntil, startPrivatePostgres } from "@hub/test-support";
+import {
+  NGINX,
+  type PrivatePostgres,
+  pollUntil,
+  type RunningNginx,
+  startNginx,
+  startPrivatePostgres,
+} from "@hub/test-support";
 import { pino } from "pino";
 import { jsonOf, runHub } from "./run-hub.js";
 
@@ -18,7 +24,6 @@ import { jsonOf, runHub } from "./run-hub.js";
 // nginx with ops/nginx/hub.conf, watched through the operator listener and `hub doctor`.
 
 const root = new URL("../../../", import.meta.url).pathname;
-const NGINX = "/usr/sbin/nginx";
 const POSTGRES = "/usr/lib/postgresql/15/bin/postgres";
 const PROMTOOL = "/usr/bin/promtool";
 const missing = [NGINX, POSTGRES, PROMTOOL].filter((path) => !existsSync(path));
@@ -29,14 +34,6 @@ const skip =
 if (skip) {
   if (process.env.CI === "true") throw new Error(`the operations test needs them in CI: ${skip}`);
   console.log(`skipping the operations test: ${skip}`);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 interface Readiness {
@@ -117,7 +114,7 @@ describe("operations: hub start without the devnet, on PostgreSQL, behind nginx"
   let work: string;
   let env: NodeJS.ProcessEnv;
   let hub: RunningHub | undefined;
-  let nginx: ChildProcess | undefined;
+  let nginx: RunningNginx | undefined;
   let nginxOrigin: string;
   let apiKey: string;
   let quoteBody: Record<string, string>;
@@ -191,11 +188,7 @@ describe("operations: hub start without the devnet, on PostgreSQL, behind nginx"
 
   after(async () => {
     if (hub && hub.child.exitCode === null) hub.child.kill("SIGKILL");
-    if (nginx?.pid !== undefined && nginx.exitCode === null) {
-      const exited = new Promise((resolve) => nginx?.once("exit", resolve));
-      nginx.kill("SIGTERM");
-      await exited;
-    }
+    await nginx?.stop();
     await postgres?.close();
     await devnet?.stop();
     if (work) await rm(work, { recursive: true, force: true });
@@ -247,35 +240,12 @@ describe("operations: hub start without the devnet, on PostgreSQL, behind nginx"
     );
     apiKey = key.apiKey.key;
 
-    const prefix = join(work, "nginx");
-    const port = await freePort();
-    const site = (await readFile(join(root, "ops/nginx/hub.conf"), "utf8"))
-      .replaceAll("listen 80;", `listen 127.0.0.1:${port};`)
-      .replace("127.0.0.1:8080", new URL(running.baseUrl).host);
-    await mkdir(prefix);
-    await writeFile(join(prefix, "site.conf"), site);
-    await writeFile(
-      join(prefix, "nginx.conf"),
-      `daemon off;
-worker_processes 1;
-pid ${prefix}/nginx.pid;
-error_log ${prefix}/error.log;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path ${prefix}/body;
-  proxy_temp_path ${prefix}/proxy;
-  fastcgi_temp_path ${prefix}/fastcgi;
-  uwsgi_temp_path ${prefix}/uwsgi;
-  scgi_temp_path ${prefix}/scgi;
-  include ${prefix}/site.conf;
-}
-`,
+    const site = (await readFile(join(root, "ops/nginx/hub.conf"), "utf8")).replace(
+      "127.0.0.1:8080",
+      new URL(running.baseUrl).host,
     );
-    nginx = spawn(NGINX, ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-e", join(prefix, "error.log")], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    nginxOrigin = `http://127.0.0.1:${port}`;
+    nginx = await startNginx((port) => site.replaceAll("listen 80;", `listen 127.0.0.1:${port};`));
+    nginxOrigin = nginx.origin;
     const ready = await pollUntil(
       "nginx forwards /readyz",
       async () => {

@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./free-port.js";
 
 /** Debian's PostgreSQL 15 server binaries (the `postgresql` package). */
 const BIN = "/usr/lib/postgresql/15/bin";
@@ -27,14 +27,6 @@ function run(command: string, args: string[]): Promise<void> {
         : resolve(),
     );
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**
