@@ -5,8 +5,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import type { CatalogChain } from "@hub/contract";
+import { type CatalogChain, openForAckSchema, quoteWinnerSchema } from "@hub/contract";
 import { createDevnet, type Devnet } from "@hub/devnet-app";
+import { signWinner } from "@hub/hub-app/test-submissions";
 import {
   NGINX,
   type PrivatePostgres,
@@ -319,11 +320,56 @@ describe("operations: hub start without the devnet, on PostgreSQL, behind nginx"
     );
   });
 
+  test("SIGTERM lets a submission in flight finish: its caller gets the ack, and the process exits 0", async () => {
+    const running = hub!;
+    const user = devnet.manifest.users[0]!;
+    // Prepared on the OIF aggregator (a preview's offer), so the winner is a lane the user signs for.
+    const post = async (path: string, json: unknown) => {
+      const answer = await fetch(`${running.baseUrl}${path}`, {
+        method: "POST",
+        headers: { "x-api-key": apiKey, "x-service-subject": "ops-user", "content-type": "application/json" },
+        body: JSON.stringify(json),
+      });
+      const envelope = (await answer.json()) as { success: boolean; data: unknown };
+      assert.equal(answer.status, 200, `${path}: ${JSON.stringify(envelope)}`);
+      return envelope.data;
+    };
+    const preview = (await post("/quote/preview", quoteBody)) as { offers: { provider: string }[] };
+    const offer = preview.offers.find((candidate) => candidate.provider.startsWith("oif."));
+    assert.ok(offer, JSON.stringify(preview));
+    const winner = quoteWinnerSchema.parse(
+      await post("/quote/prepare", { ...quoteBody, preparationId: "ops-stop", provider: offer.provider }),
+    );
+    const body = {
+      quoteRequestId: winner.quoteRequestId,
+      quoteId: winner.quoteId,
+      signature: await signWinner(user, winner),
+    };
+    // The aggregator answers the forward after 2 s, so the stop begins while it is under way.
+    await control("POST", "/aggregator/faults", { latencyMs: 2000 });
+    try {
+      const submitted = post("/order/openfor", body);
+      await pollUntil(
+        "the submission is forwarding",
+        async () =>
+          /^hub_reservations_pending\{state="forwarding"\} 1$/m.test(
+            await (await fetch(running.metricsUrl)).text(),
+          ) || undefined,
+        { timeoutMs: 10_000, intervalMs: 50 },
+      );
+      running.child.kill("SIGTERM");
+      openForAckSchema.parse(await submitted);
+      assert.equal(await running.exited, 0, running.lines().slice(-15).join("\n"));
+    } finally {
+      await control("DELETE", "/aggregator/faults");
+    }
+  });
+
   test("a stop held by an in-flight quote ends after 10 s; another start ends on a second SIGINT", async () => {
     await control("POST", "/aggregator/faults", { hang: true });
     try {
       for (const signals of [1, 2]) {
-        const running = signals === 1 ? hub! : await startHub(env);
+        const running = await startHub(env);
         hub = running;
         const held = quote(running.baseUrl).catch(() => undefined);
         await pollUntil(

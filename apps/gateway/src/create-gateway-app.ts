@@ -184,6 +184,19 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
     });
   }
 
+  // A close waits for the calls in flight; a keep-alive connection whose call ends after the close began
+  // would then hold it until its client drops it (Fastify keeps connections 72 s), so each connection is
+  // closed as soon as it is idle.
+  let sweep: NodeJS.Timeout | undefined;
+  app.addHook("preClose", (done) => {
+    sweep = setInterval(() => app.server.closeIdleConnections(), 50).unref();
+    done();
+  });
+  app.addHook("onClose", (_instance, done) => {
+    clearInterval(sweep);
+    done();
+  });
+
   app.setNotFoundHandler((_request, reply) => sendRefusal(reply, "EPX0004"));
 
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
