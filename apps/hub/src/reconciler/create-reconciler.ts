@@ -196,7 +196,11 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
   }
 
   async function runTick(): Promise<TickResult> {
-    leader = await holdLease(true);
+    // A lease that cannot be read is not held: the lag gauges stop reporting this instance's view.
+    leader = await holdLease(true).catch((error: unknown) => {
+      leader = false;
+      throw error;
+    });
     if (!leader) return { leader: false, chains: [], quotesPruned: 0 };
     const results = await Promise.allSettled(deps.chains.map((chain) => indexChain(chain)));
     const chains = results.map((result, index): ChainProgress => {
