@@ -11,7 +11,7 @@ import { type DevFile, startStack as startIn, untilReady } from "./start-stack.j
 
 const dataDir = mkdtempSync(join(tmpdir(), "hub-start-"));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
-const startStack = () => startIn(dataDir);
+const startStack = () => startIn(dataDir, { LOG_LEVEL: "info" });
 
 function answers(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
@@ -41,11 +41,27 @@ function devApi(dev: DevFile, subject: string) {
 
 let firstDev: DevFile;
 
-test("hub start brings up the whole stack, writes dev.json once ready, and stops leaving no listener", async () => {
+test("hub start brings up the whole stack, writes dev.json once ready, and stops leaving no listener", async (t) => {
   const stack = startStack();
+  t.after(() => {
+    if (stack.child.exitCode === null) stack.child.kill("SIGKILL");
+  });
   await untilReady(stack);
   const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
   firstDev = dev;
+  // LOG_FORMAT=pretty: every log line is one readable line, and the banner is one block no log line
+  // lands in.
+  const lines = stack
+    .stdout()
+    .split("\n")
+    .filter((line) => line.length > 0);
+  const first = lines.findIndex((line) => line.startsWith("gateway (API)"));
+  const last = lines.findIndex((line) => /^ready in \d+ ms/.test(line));
+  assert.ok(first >= 0 && last > first, stack.stdout());
+  for (const line of lines.slice(first, last + 1))
+    assert.match(line, /^[a-z][A-Za-z ()]+? {2,}\S|^ready in /, line);
+  for (const line of [...lines.slice(0, first), ...lines.slice(last + 1)])
+    assert.match(line, /^\[\d\d:\d\d:\d\d\.\d{3}\] (INFO|WARN|ERROR|DEBUG)/, line);
   assert.match(dev.baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
   assert.match(dev.apiKey, /^svc_sk_[A-Za-z0-9_-]{43}$/);
   assert.match(dev.projectId, /^proj_[A-Za-z0-9]{24}$/);
@@ -103,6 +119,27 @@ test("hub start brings up the whole stack, writes dev.json once ready, and stops
   assert.match(scraped, /hub_requests_total/, "the hub's metrics are on the operator listener");
   assert.equal((await fetch(`${dev.baseUrl.replace(/\/v1$/, "")}/metrics`)).status, 404);
   assert.equal((await fetch(`${dev.hubUrl}/metrics`)).status, 404);
+
+  // The stack's readiness: the embedded database, the devnet's upstreams, each chain and its lag.
+  const readyz = metricsUrl.replace(/\/metrics$/, "/readyz");
+  const report = await pollUntil(
+    "/readyz answers 200",
+    async () => {
+      const answer = await fetch(readyz);
+      return answer.status === 200 ? ((await answer.json()) as { checks: { name: string }[] }) : undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 250 },
+  );
+  const names = report.checks.map((check) => check.name);
+  assert.ok(names.includes("database"), names.join(", "));
+  for (const chain of dev.chains) {
+    assert.ok(names.includes(`chain:${chain.chainDomain}`), names.join(", "));
+    assert.ok(names.includes(`reconciler:${chain.chainDomain}`), names.join(", "));
+  }
+  assert.ok(
+    names.some((name) => name.startsWith("upstream:")),
+    names.join(", "),
+  );
 
   const urls = [
     metricsUrl,

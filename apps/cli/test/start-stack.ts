@@ -12,11 +12,18 @@ const root = new URL("../../../", import.meta.url).pathname;
 /** `hub start` as its own process, on random ports and the embedded database, as `npm start` runs it. */
 export interface Started {
   child: ChildProcess;
+  /** stdout and stderr as they came. */
   output: () => string;
+  /** stdout alone. */
+  stdout: () => string;
   exited: Promise<number | null>;
 }
 
-export function startStack(dataDir: string): Started {
+/**
+ * Logs are pretty (the banner's "ready in" line is what the tests wait for); `env` overrides any
+ * variable, e.g. `LOG_LEVEL: "info"` to see the log lines.
+ */
+export function startStack(dataDir: string, env: Record<string, string> = {}): Started {
   const child = spawn(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", "start"], {
     cwd: root,
     env: {
@@ -29,20 +36,24 @@ export function startStack(dataDir: string): Started {
       DASHBOARD_PORT: "0",
       METRICS_PORT: "0",
       LOG_LEVEL: "warn",
+      LOG_FORMAT: "pretty",
       DATABASE_URL: "",
       REDIS_URL: "",
+      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let text = "";
+  let stdout = "";
   child.stdout?.on("data", (chunk: Buffer) => {
     text += chunk.toString();
+    stdout += chunk.toString();
   });
   child.stderr?.on("data", (chunk: Buffer) => {
     text += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, output: () => text, exited };
+  return { child, output: () => text, stdout: () => stdout, exited };
 }
 
 /** Waits for the ready line; on a timeout stops the stack and fails with what it printed. */

@@ -229,10 +229,16 @@ describe("the hub over real HTTP", () => {
     assert.equal(answer.body.toString(), readFileSync(openapiPath, "utf8"));
   });
 
-  test("GET /healthz answers 200 once the hub is ready, without any credential", async () => {
-    const answer = await send(port, { method: "GET", path: "/healthz" });
-    assert.equal(answer.statusCode, 200);
-    assert.deepEqual(JSON.parse(answer.body.toString()), { status: "ready" });
+  test("GET /livez, /readyz and its alias /healthz answer 200 without any credential", async () => {
+    const live = await send(port, { method: "GET", path: "/livez" });
+    assert.equal(live.statusCode, 200);
+    assert.deepEqual(JSON.parse(live.body.toString()), { status: "live" });
+    for (const path of ["/readyz", "/healthz"]) {
+      const answer = await send(port, { method: "GET", path });
+      assert.equal(answer.statusCode, 200, path);
+      // This hub has no database, upstream or chain: nothing to check.
+      assert.deepEqual(JSON.parse(answer.body.toString()), { status: "ready", notReady: [], checks: [] });
+    }
   });
 
   test("the hub's metrics count calls by operationId and code and never show a credential", async () => {

@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./free-port.js";
 
-const NGINX = "/usr/sbin/nginx";
+/** Debian's nginx-light (`.ci/run` installs it). */
+export const NGINX = "/usr/sbin/nginx";
 
 /**
  * Why the nginx tests cannot run here (Debian's nginx-light is absent), or false. With CI=true a
@@ -47,7 +48,30 @@ async function waitForPort(port: number, deadlineMs: number): Promise<void> {
  * client's address to X-Forwarded-For, load-balancing over `upstreams` (host:port, round robin; a
  * server that refuses connections is skipped and the request passed to the next, as in production).
  */
-export async function startNginx(upstreams: readonly string[]): Promise<StartedNginx> {
+export function startNginx(upstreams: readonly string[]): Promise<StartedNginx> {
+  return startNginxSite(
+    (port) => `  upstream gateways {
+${upstreams.map((upstream) => `    server ${upstream} max_fails=1 fail_timeout=10s;`).join("\n")}
+    keepalive 16;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://gateways;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_read_timeout 30s;
+    }
+  }`,
+  );
+}
+
+/**
+ * Starts nginx from a temp prefix with the given `http` blocks, which take the chosen free port from
+ * `site(port)` (written as `listen 127.0.0.1:${port};`). Resolves once it listens.
+ */
+export async function startNginxSite(site: (port: number) => string): Promise<StartedNginx> {
   const prefix = await mkdtemp(join(tmpdir(), "test-nginx-"));
   const port = await freePort();
   await writeFile(
@@ -64,20 +88,7 @@ http {
   fastcgi_temp_path ${prefix}/fastcgi;
   uwsgi_temp_path ${prefix}/uwsgi;
   scgi_temp_path ${prefix}/scgi;
-  upstream gateways {
-${upstreams.map((upstream) => `    server ${upstream} max_fails=1 fail_timeout=10s;`).join("\n")}
-    keepalive 16;
-  }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://gateways;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_read_timeout 30s;
-    }
-  }
+${site(port)}
 }
 `,
   );
