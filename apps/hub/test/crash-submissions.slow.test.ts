@@ -109,7 +109,15 @@ for (const { driver, skip } of databases.drivers) {
       const providersFile = join(target.dataDir, "providers.json");
       writeFileSync(
         providersFile,
-        JSON.stringify([{ id: "devnet", kind: "oif-aggregator", baseUrl: proxy.url, timeoutMs: 8000 }]),
+        JSON.stringify([
+          {
+            id: "devnet",
+            kind: "oif-aggregator",
+            dialect: "oif-aggregator",
+            baseUrl: proxy.url,
+            timeoutMs: 8000,
+          },
+        ]),
       );
       const env: NodeJS.ProcessEnv = {
         ...process.env,

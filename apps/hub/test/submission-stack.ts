@@ -14,6 +14,7 @@ import { pino } from "pino";
 import { type Hex, maxUint256, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { createReservationBook, type HubApp } from "../src/index.js";
+import { devnetAggregatorPaths, type OifDialect } from "../src/upstream/index.js";
 import { startGatewayInFront } from "./gateway-in-front.js";
 import { createTestHubApp, type envelopeOf } from "./hub-fixture.js";
 import { startUpstreamProxy, type UpstreamProxy } from "./submission-upstream-proxy.js";
@@ -32,7 +33,7 @@ export interface User {
   privateKey: Hex;
 }
 
-/** A hub on a real database behind the real gateway, forwarding to the devnet through a counting proxy. */
+/** A hub on a real database behind the real gateway, forwarding to the devnet's aggregator of one dialect through a counting proxy. */
 export interface SubmissionStack {
   hub: HubApp;
   db: TestDatabase;
@@ -53,10 +54,10 @@ export const disposeSubmissionDatabases = () => databases.dispose();
 
 export async function startSubmissionStack(
   devnet: HubTestDevnet,
-  options: { gatewayTimeoutMs: number; providerTimeoutMs: number },
+  options: { gatewayTimeoutMs: number; providerTimeoutMs: number; dialect: OifDialect },
 ): Promise<SubmissionStack> {
   const db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
-  const proxy = await startUpstreamProxy(`${devnet.url}/aggregator`);
+  const proxy = await startUpstreamProxy(`${devnet.url}${devnetAggregatorPaths[options.dialect]}`);
   const logger = pino({ level: "silent" });
   const counters = createMemoryCounters({});
   const clock = {
@@ -72,7 +73,13 @@ export async function startSubmissionStack(
     clock,
     sql: db.sql,
     providers: [
-      { id: "devnet", kind: "oif-aggregator", baseUrl: proxy.url, timeoutMs: options.providerTimeoutMs },
+      {
+        id: "devnet",
+        kind: "oif-aggregator",
+        dialect: options.dialect,
+        baseUrl: proxy.url,
+        timeoutMs: options.providerTimeoutMs,
+      },
     ],
   });
   const gateway = await startGatewayInFront(hub, {

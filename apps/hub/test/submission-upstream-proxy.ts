@@ -10,7 +10,7 @@ import { request } from "undici";
 export interface UpstreamProxy {
   /** The provider baseUrl to configure. */
   readonly url: string;
-  /** POST /api/v1/orders received, per upstream quoteId, counted on receipt (answered or not). */
+  /** Order submissions received (either dialect), per upstream quoteId, counted on receipt (answered or not). */
   readonly forwards: Map<string, number>;
   forwardsOf(upstreamQuoteId: string): number;
   goDown(): Promise<void>;
@@ -33,10 +33,14 @@ export async function startUpstreamProxy(targetBaseUrl: string): Promise<Upstrea
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
     let quoteId: string | undefined;
-    if (req.method === "POST" && req.url === "/api/v1/orders") {
+    if (req.method === "POST" && (req.url === "/api/v1/orders" || req.url === "/v1/orders")) {
       try {
-        quoteId = (JSON.parse(body.toString("utf8")) as { quoteResponse?: { quoteId?: string } })
-          .quoteResponse?.quoteId;
+        // The reference aggregator's body echoes the quote; the specification's names it.
+        const sent = JSON.parse(body.toString("utf8")) as {
+          quoteResponse?: { quoteId?: string };
+          quoteId?: string;
+        };
+        quoteId = sent.quoteResponse?.quoteId ?? sent.quoteId;
       } catch {
         quoteId = "(unparsable)";
       }

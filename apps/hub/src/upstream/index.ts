@@ -6,3 +6,4 @@ export * from "./oif-quote-request.js";
 export * from "./oif-quote-response.js";
 export * from "./provider-clients.js";
 export * from "./providers-config.js";
+export * from "./oif-dialects.js";
