@@ -72,6 +72,8 @@ export async function startSubmissionStack(
     counters,
     clock,
     sql: db.sql,
+    // The proxy lanes price through the swap router on chain.
+    chains: devnet.manifest.chains.map((chain) => ({ chainId: chain.chainId, rpcUrl: chain.rpcUrl })),
     providers: [
       {
         id: "devnet",
