@@ -73,8 +73,11 @@ function quoteRequestSchemas(object: ObjectSchema) {
 const strict = quoteRequestSchemas(z.strictObject as unknown as ObjectSchema);
 export const { intentSchema, getQuoteRequestSchema, solverOptionsSchema, aggregatorQuoteRequestSchema } =
   strict;
+const loose = quoteRequestSchemas(z.object);
 /** The aggregator's quote request as the specification's face reads it: unknown fields are dropped. */
-export const specQuoteRequestSchema = quoteRequestSchemas(z.object).aggregatorQuoteRequestSchema;
+export const specQuoteRequestSchema = loose.aggregatorQuoteRequestSchema;
+/** A solver's quote request as the specification's face reads it: unknown fields are dropped. */
+export const specGetQuoteRequestSchema = loose.getQuoteRequestSchema;
 
 export type GetQuoteRequest = z.infer<typeof getQuoteRequestSchema>;
 export type AggregatorQuoteRequest = z.infer<typeof aggregatorQuoteRequestSchema>;

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { faultGateHook } from "../faults/fault-gate-hook.js";
+import { specGetQuoteRequestSchema } from "../aggregator/oif-quote-request.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
 import {
   dialectPathPrefix,
@@ -54,8 +55,10 @@ export function registerSolverRoutes(app: FastifyInstance, options: SolverRoutes
 
       scope.post(`${api}/quotes`, async (request) => {
         if (solver.quoteLatencyMs > 0) await delay(solver.quoteLatencyMs);
-        const answer = await solver.quote(request.body);
-        if (!spec) return answer;
+        if (!spec) return solver.quote(request.body);
+        // The specification does not refuse unknown fields: they are dropped before the solver reads the request.
+        const parsed = specGetQuoteRequestSchema.safeParse(request.body);
+        const answer = await solver.quote(parsed.success ? parsed.data : request.body);
         return { quotes: answer.quotes.map((quote) => ({ ...quote, order: specOrder(quote.order) })) };
       });
 
