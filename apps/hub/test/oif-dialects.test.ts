@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { upstreamFailedAtValues, upstreamStates } from "../src/status-rules/upstream-state.js";
-import { oifDialects, oifDialectTables, reportStatusOf } from "../src/upstream/oif-dialects.js";
+import {
+  oifDialects,
+  oifDialectTables,
+  reportStatusOf,
+  submissionMeaningOf,
+} from "../src/upstream/oif-dialects.js";
 import { OrderStatus, PostOrderResponseStatus, specSchemas } from "./fixtures/oif-spec-schemas.js";
 
 describe("the OIF dialect tables", () => {
@@ -90,6 +95,22 @@ describe("the OIF dialect tables", () => {
     },
     { dialect: "oif-aggregator", status: "toString", report: "toString", why: "no inherited key is a state" },
   ];
+  const submissions: { dialect: (typeof oifDialects)[number]; status: unknown; meaning: unknown }[] = [
+    { dialect: "oif-spec-1", status: "received", meaning: "accepted" },
+    { dialect: "oif-spec-1", status: "rejected", meaning: "rejected" },
+    { dialect: "oif-spec-1", status: "error", meaning: "error" },
+    { dialect: "oif-spec-1", status: "created", meaning: undefined },
+    { dialect: "oif-aggregator", status: "created", meaning: "accepted" },
+    { dialect: "oif-aggregator", status: "executing", meaning: "accepted" },
+    { dialect: "oif-aggregator", status: { failed: ["Prepare", "x"] }, meaning: "accepted" },
+    { dialect: "oif-aggregator", status: { failed: ["Bridge", "x"] }, meaning: undefined },
+    { dialect: "oif-aggregator", status: "received", meaning: undefined },
+  ];
+  for (const row of submissions)
+    test(`${row.dialect}: a submission answered ${JSON.stringify(row.status)} means ${row.meaning}`, () => {
+      assert.equal(submissionMeaningOf(row.dialect, row.status), row.meaning);
+    });
+
   for (const row of rows)
     test(`${row.dialect}: ${JSON.stringify(row.status)} reports ${JSON.stringify(row.report)} (${row.why})`, () => {
       assert.deepEqual(reportStatusOf(row.dialect, row.status), row.report);

@@ -8,9 +8,9 @@ import {
   approvePermit2,
   codeOf,
   disposeSubmissionDatabases,
+  postSignedOpenFor,
   quoteFor,
   type SubmissionStack,
-  signWinner,
   startSubmissionStack,
   type User,
 } from "./submission-stack.js";
@@ -81,14 +81,7 @@ describe("the oif-spec-1 dialect against the specification's own schemas", () =>
 
   async function openFor(symbol: "USDC" | "TKN"): Promise<OpenForAck> {
     const { user, subject, winner } = await quote(symbol);
-    const answer = await stack.api("POST", "/v1/order/openfor", {
-      subject,
-      json: {
-        quoteRequestId: winner.quoteRequestId,
-        quoteId: winner.quoteId,
-        signature: await signWinner(user, winner),
-      },
-    });
+    const answer = await postSignedOpenFor(stack, user, subject, winner);
     assert.equal(answer.envelope.success, true, answer.text);
     return openForAckSchema.parse(answer.envelope.data);
   }
@@ -141,15 +134,7 @@ describe("the oif-spec-1 dialect against the specification's own schemas", () =>
     await setSolverKnobs({ refuseOrders: true });
     t.after(() => setSolverKnobs(undefined));
     const { user, subject, winner } = await quote("TKN");
-    const answer = await stack.api("POST", "/v1/order/openfor", {
-      subject,
-      json: {
-        quoteRequestId: winner.quoteRequestId,
-        quoteId: winner.quoteId,
-        signature: await signWinner(user, winner),
-      },
-    });
-    assert.equal(codeOf(answer), "EIN0021");
+    assert.equal(codeOf(await postSignedOpenFor(stack, user, subject, winner)), "EIN0021");
   });
 
   test("the proxy lanes' quotes and unsigned registrations (signature 0x) are acked and read created until the wallet opens them", async () => {

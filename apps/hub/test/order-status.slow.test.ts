@@ -10,20 +10,20 @@ import {
   type UpstreamOrderStatus,
 } from "@hub/contract";
 import { pollUntil } from "@hub/test-support";
-import { devnetAggregatorPaths, oifDialects, oifDialectTables } from "../src/upstream/index.js";
 import { pino } from "pino";
 import type { Hex } from "viem";
 import { createReconciler, type Reconciler } from "../src/reconciler/create-reconciler.js";
 import { reconcilerChainsFromManifest } from "../src/reconciler/reconciler-chains-from-manifest.js";
 import { createSubmissionStore } from "../src/store/submission-store.js";
+import { devnetAggregatorPaths, oifDialects, oifDialectTables } from "../src/upstream/index.js";
 import { startProviderStandIn } from "./fixtures/provider-stand-in.js";
 import { call, createTestHubApp, envelopeOf } from "./hub-fixture.js";
 import {
   approvePermit2,
   disposeSubmissionDatabases,
+  postSignedOpenFor,
   quoteFor,
   type SubmissionStack,
-  signWinner,
   startSubmissionStack,
   type User,
 } from "./submission-stack.js";
@@ -73,14 +73,7 @@ for (const dialect of oifDialects) {
           ? await quoteFor(stack, user, subject, "TKN", "1000000000000000000")
           : await quoteFor(stack, user, subject, "USDC", "2000000");
       assert.equal(winner.lane, lane);
-      const answer = await stack.api("POST", "/v1/order/openfor", {
-        subject,
-        json: {
-          quoteRequestId: winner.quoteRequestId,
-          quoteId: winner.quoteId,
-          signature: await signWinner(user, winner),
-        },
-      });
+      const answer = await postSignedOpenFor(stack, user, subject, winner);
       assert.equal(answer.envelope.success, true, answer.text);
       return { ack: openForAckSchema.parse(answer.envelope.data), subject };
     }

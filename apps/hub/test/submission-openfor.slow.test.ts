@@ -9,9 +9,9 @@ import {
   upstreamOrderStatusSchema,
 } from "@hub/contract";
 import { pollUntil } from "@hub/test-support";
-import { oifDialects } from "../src/upstream/index.js";
 import type { Hex } from "viem";
 import { createQuoteStore } from "../src/store/quote-store.js";
+import { oifDialects } from "../src/upstream/index.js";
 import { readSubmission, readUpstreamView } from "./store/submission-rows.js";
 import {
   approvePermit2,

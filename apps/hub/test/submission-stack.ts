@@ -164,6 +164,23 @@ export async function signWinner(user: User, winner: QuoteWinner): Promise<strin
   return wrapped ? signature : `0x00${signature.slice(2)}`;
 }
 
+/** POST /order/openfor of the winner, signed by the user as its lane asks. */
+export async function postSignedOpenFor(
+  stack: SubmissionStack,
+  user: User,
+  subject: string,
+  winner: QuoteWinner,
+): Promise<Answer> {
+  return stack.api("POST", "/v1/order/openfor", {
+    subject,
+    json: {
+      quoteRequestId: winner.quoteRequestId,
+      quoteId: winner.quoteId,
+      signature: await signWinner(user, winner),
+    },
+  });
+}
+
 /** Lets Permit2 move the user's token on the origin chain (the Permit2 lane's one approval). */
 export async function approvePermit2(
   stack: SubmissionStack,

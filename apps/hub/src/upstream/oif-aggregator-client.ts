@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type OifDialect, oifDialectTables, reportStatusOf } from "./oif-dialects.js";
+import { type OifDialect, oifDialectTables, reportStatusOf, submissionMeaningOf } from "./oif-dialects.js";
 import { type OifOrderResponse, oifOrderResponseSchema } from "./oif-order-response.js";
 import type { OifQuoteRequest } from "./oif-quote-request.js";
 import type { OifProviderConfig } from "./providers-config.js";
@@ -69,7 +69,7 @@ const quotesBodySchema = z.looseObject({ quotes: z.array(z.unknown()) });
 const specQuoteSchema = z.looseObject({ provider: z.string().optional() });
 const storedQuoteSchema = z.looseObject({ order: z.unknown(), quoteId: z.string() });
 const submissionAnswerSchema = z.looseObject({
-  status: z.string(),
+  status: z.unknown(),
   orderId: z.string().min(1).optional(),
   message: z.string().optional(),
 });
@@ -177,10 +177,7 @@ export function createOifAggregatorClient(provider: OifProviderConfig): OifAggre
         return { kind: "rate-limited", retryAfterSeconds: retryAfterSeconds(answer.headers) };
       const json = parseJson(answer.text);
       const said = json.ok ? submissionAnswerSchema.safeParse(json.value) : undefined;
-      const meaning =
-        said?.success && Object.hasOwn(table.submissionStatuses, said.data.status)
-          ? table.submissionStatuses[said.data.status]
-          : undefined;
+      const meaning = said?.success ? submissionMeaningOf(dialect, said.data.status) : undefined;
       if (status === 200 || status === 201) {
         if (meaning === "accepted" && said?.success && said.data.orderId !== undefined)
           return { kind: "accepted", orderId: said.data.orderId };

@@ -28,42 +28,35 @@ export interface OifDialectTable {
   orderIdField: "id" | "orderId";
 }
 
+/** The states both dialects spell alike; `failed` is where they part. */
+const commonStates = {
+  created: "created",
+  pending: "pending",
+  executing: "executing",
+  executed: "executed",
+  settling: "settling",
+  settled: "settled",
+  finalized: "finalized",
+  refunded: "refunded",
+} as const satisfies Record<string, UpstreamState>;
+
 export const oifDialectTables: Readonly<Record<OifDialect, OifDialectTable>> = {
   // The specification: paths `/v1/...`, kebab-case schemes, a plain status enum with no stage and no
   // message on `failed`, submissions answered received / rejected / error, order reads keyed by `id`.
   "oif-spec-1": {
     pathPrefix: "/v1",
     schemes: { permit2: "permit2", eip3009: "eip-3009" },
-    orderStates: {
-      created: "created",
-      pending: "pending",
-      executing: "executing",
-      executed: "executed",
-      settling: "settling",
-      settled: "settled",
-      finalized: "finalized",
-      failed: "failed",
-      refunded: "refunded",
-    },
+    orderStates: { ...commonStates, failed: "failed" },
     failureStages: {},
     submissionStatuses: { received: "accepted", rejected: "rejected", error: "error" },
     orderIdField: "id",
   },
   // The reference aggregator: paths `/api/v1/...`, its serde spellings, the failed arm tagged with the
-  // transaction type, an accepted submission answered with the order itself (`created`), keyed by `orderId`.
+  // transaction type, an accepted submission answered with the order itself, keyed by `orderId`.
   "oif-aggregator": {
     pathPrefix: "/api/v1",
     schemes: { permit2: "permit2", eip3009: "eip3009" },
-    orderStates: {
-      created: "created",
-      pending: "pending",
-      executing: "executing",
-      executed: "executed",
-      settling: "settling",
-      settled: "settled",
-      finalized: "finalized",
-      refunded: "refunded",
-    },
+    orderStates: commonStates,
     failureStages: {
       Prepare: "Prepare",
       Fill: "Fill",
@@ -71,7 +64,11 @@ export const oifDialectTables: Readonly<Record<OifDialect, OifDialectTable>> = {
       PreClaim: "PreClaim",
       Claim: "Claim",
     },
-    submissionStatuses: { created: "accepted" },
+    // An accepted order is answered as the order the aggregator holds, in its current state (a
+    // re-post of a quote it already took included); `failed` stands for the failed arm.
+    submissionStatuses: Object.fromEntries(
+      [...Object.keys(commonStates), "failed"].map((state) => [state, "accepted" as const]),
+    ),
     orderIdField: "orderId",
   },
 };
@@ -91,4 +88,14 @@ export function reportStatusOf(dialect: OifDialect, status: unknown): unknown {
   const [stage, reason] = arm as [unknown, unknown];
   if (typeof stage !== "string" || !Object.hasOwn(table.failureStages, stage)) return status;
   return { failed: [table.failureStages[stage], reason] };
+}
+
+/** What a submission answer's `status` means: a word of the table, or (`failed`) a failed arm the dialect knows. */
+export function submissionMeaningOf(dialect: OifDialect, status: unknown): SubmissionMeaning | undefined {
+  const { submissionStatuses } = oifDialectTables[dialect];
+  const recognisedArm = typeof status === "object" && reportStatusOf(dialect, status) !== status;
+  const word = recognisedArm ? "failed" : status;
+  return typeof word === "string" && Object.hasOwn(submissionStatuses, word)
+    ? submissionStatuses[word]
+    : undefined;
 }
