@@ -1,7 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { FastifyError, FastifyInstance } from "fastify";
-import { faultGateHook } from "../faults/fault-gate-hook.js";
 import { specGetQuoteRequestSchema } from "../aggregator/oif-quote-request.js";
+import { faultGateHook } from "../faults/fault-gate-hook.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
 import {
   dialectPathPrefix,
