@@ -7,7 +7,7 @@ import { devnetControl } from "./hub-fixture.js";
 
 export interface HubTestDevnet extends Devnet {
   /** JSON to the devnet's control API; resolves to the parsed answer, throws on a non-2xx. */
-  control(method: "POST" | "DELETE", path: string, body?: unknown): Promise<unknown>;
+  control(method: "POST" | "PUT" | "DELETE", path: string, body?: unknown): Promise<unknown>;
 }
 
 /** One devnet on free ports with a throw-away data dir and quiet logs; blocks mined per transaction unless `blockTimeSeconds`. */
