@@ -57,7 +57,7 @@ export const stackConfigSchema = z.object({
     .string()
     .optional()
     .describe(
-      "JSON list of upstream providers (kind oif-aggregator, the default, or external-aggregator); defaults to the devnet's OIF aggregator and external aggregator when the devnet runs.",
+      "JSON list of upstream providers (kind oif-aggregator, the default, with dialect oif-spec-1, the default, or oif-aggregator; or external-aggregator); defaults to the devnet's OIF aggregator in both dialects and its external aggregator when the devnet runs.",
     ),
   HUB_CHAIN_RPC_URLS: z
     .string()

@@ -18,7 +18,7 @@ import {
   createHubApp,
   createReservationBook,
   devnetExternalProvider,
-  devnetProvider,
+  devnetProviders,
   loadCatalog,
   parseProvidersConfig,
   type ReadinessCheck,
@@ -160,7 +160,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     const providers = config.HUB_PROVIDERS_FILE
       ? parseProvidersConfig(JSON.parse(await readFile(config.HUB_PROVIDERS_FILE, "utf8")))
       : devnet
-        ? [devnetProvider(devnet.url), devnetExternalProvider(devnet.url)]
+        ? [...devnetProviders(devnet.url), devnetExternalProvider(devnet.url)]
         : [];
     if (providers.length === 0) logger.warn("no upstream provider configured: every quote answers EIN0008");
     if (devnet) {

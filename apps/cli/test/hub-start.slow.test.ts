@@ -175,7 +175,7 @@ test("a restart on the same data dir keeps the development organization, project
   }
 });
 
-test("on the npm start stack a wallet's EIP-3009 order goes from quote to a SETTLED list entry", async () => {
+test("on the npm start stack a wallet's EIP-3009 order goes from quote to a SETTLED list entry, through the devnet aggregator of each dialect", async () => {
   const stack = startStack();
   try {
     await untilReady(stack);
@@ -189,50 +189,53 @@ test("on the npm start stack a wallet's EIP-3009 order goes from quote to a SETT
     type Chain = { assets: { symbol: string; key: string }[] };
     const usdc = (chain: Chain) => chain.assets.find((asset) => asset.symbol === "USDC")!.key;
     const wallet = privateKeyToAccount(dev.accounts[2]!.privateKey as `0x${string}`);
-    const quote = await api<{
-      lane: string;
-      quoteRequestId: string;
-      quoteId: string;
-      onchainOrderId: string;
-      signPayload: { payload: Parameters<typeof wallet.signTypedData>[0] };
-    }>("POST", "/quote/prepare", {
-      sourceAsset: usdc(origin),
-      destinationAsset: usdc(destination),
-      amount: "1500000",
-      recipient: wallet.address,
-      sourceAccount: wallet.address,
-      // The default stack also quotes the external aggregator, whose bridge may offer more: choose the OIF solver.
-      preparationId: "hub-start-eip3009",
-      provider: "devnet.alpha",
-    });
-    assert.equal(quote.success, true, JSON.stringify(quote));
-    assert.equal(quote.data.lane, "aggregator-gasless");
-    const signature = await wallet.signTypedData(quote.data.signPayload.payload);
-    const ack = await api<{ orderId: string; hubOrderId: string }>("POST", "/order/openfor", {
-      quoteRequestId: quote.data.quoteRequestId,
-      quoteId: quote.data.quoteId,
-      signature,
-    });
-    assert.equal(ack.success, true, JSON.stringify(ack));
-    assert.equal(ack.data.orderId, quote.data.onchainOrderId);
-    let status: string | undefined;
-    await pollUntil(
-      () => `the list entry to read SETTLED; it stayed at ${status ?? "no chain object"}`,
-      async () => {
-        const list = await api<{ orders: { orderId: string; chain?: { status: string } }[] }>(
-          "GET",
-          "/orders",
-        );
-        const entry = list.data.orders.find(
-          (order: { orderId: string }) => order.orderId === ack.data.hubOrderId,
-        );
-        status = entry?.chain?.status;
-        return status === "SETTLED";
-      },
-      { timeoutMs: 60_000, intervalMs: 500 },
-    );
-    const upstream = await api<unknown>("GET", `/order/${ack.data.hubOrderId}/status`);
-    assert.equal(upstream.success, true, JSON.stringify(upstream));
+    // npm start configures the devnet's OIF aggregator in both dialects: one order through each.
+    for (const provider of ["devnet.alpha", "devnet-reference.alpha"]) {
+      const quote = await api<{
+        lane: string;
+        quoteRequestId: string;
+        quoteId: string;
+        onchainOrderId: string;
+        signPayload: { payload: Parameters<typeof wallet.signTypedData>[0] };
+      }>("POST", "/quote/prepare", {
+        sourceAsset: usdc(origin),
+        destinationAsset: usdc(destination),
+        amount: "1500000",
+        recipient: wallet.address,
+        sourceAccount: wallet.address,
+        // The default stack also quotes the external aggregator, whose bridge may offer more: choose the OIF solver.
+        preparationId: `hub-start-eip3009-${provider}`,
+        provider,
+      });
+      assert.equal(quote.success, true, JSON.stringify(quote));
+      assert.equal(quote.data.lane, "aggregator-gasless");
+      const signature = await wallet.signTypedData(quote.data.signPayload.payload);
+      const ack = await api<{ orderId: string; hubOrderId: string }>("POST", "/order/openfor", {
+        quoteRequestId: quote.data.quoteRequestId,
+        quoteId: quote.data.quoteId,
+        signature,
+      });
+      assert.equal(ack.success, true, JSON.stringify(ack));
+      assert.equal(ack.data.orderId, quote.data.onchainOrderId);
+      let status: string | undefined;
+      await pollUntil(
+        () => `the list entry to read SETTLED; it stayed at ${status ?? "no chain object"}`,
+        async () => {
+          const list = await api<{ orders: { orderId: string; chain?: { status: string } }[] }>(
+            "GET",
+            "/orders",
+          );
+          const entry = list.data.orders.find(
+            (order: { orderId: string }) => order.orderId === ack.data.hubOrderId,
+          );
+          status = entry?.chain?.status;
+          return status === "SETTLED";
+        },
+        { timeoutMs: 60_000, intervalMs: 500 },
+      );
+      const upstream = await api<unknown>("GET", `/order/${ack.data.hubOrderId}/status`);
+      assert.equal(upstream.success, true, JSON.stringify(upstream));
+    }
   } finally {
     stack.child.kill("SIGTERM");
     await stack.exited;

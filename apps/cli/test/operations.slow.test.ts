@@ -151,7 +151,13 @@ describe("operations: hub start without the devnet, on PostgreSQL, behind nginx"
       providersFile,
       JSON.stringify([
         // A long timeout, so a hanging aggregator holds a quote until the round's own deadline.
-        { id: "oif", kind: "oif-aggregator", baseUrl: `${devnet.url}/aggregator`, timeoutMs: 60_000 },
+        {
+          id: "oif",
+          kind: "oif-aggregator",
+          dialect: "oif-aggregator",
+          baseUrl: `${devnet.url}/aggregator`,
+          timeoutMs: 60_000,
+        },
         { id: "ext", kind: "external-aggregator", baseUrl: `${devnet.url}/external` },
       ]),
     );

@@ -14,6 +14,7 @@ export { createReservationBook } from "./submissions/create-reservation-book.js"
 export {
   devnetExternalProvider,
   devnetProvider,
+  devnetProviders,
   type ProviderConfig,
   type ProviderConfigInput,
   parseProvidersConfig,

@@ -37,7 +37,15 @@ export function devnetUpstreamEnv(
   const providersFile = join(dir, "providers.json");
   writeFileSync(
     providersFile,
-    JSON.stringify([{ id: "devnet", kind: "oif-aggregator", baseUrl: upstreamUrl, timeoutMs: 8000 }]),
+    JSON.stringify([
+      {
+        id: "devnet",
+        kind: "oif-aggregator",
+        dialect: "oif-aggregator",
+        baseUrl: upstreamUrl,
+        timeoutMs: 8000,
+      },
+    ]),
   );
   return {
     ...process.env,
