@@ -81,6 +81,7 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
   const providerConfigs: ProviderConfigInput[] = providers.urls.map((url, i) => ({
     id: `p${i}`,
     kind: "oif-aggregator",
+    dialect: "oif-aggregator",
     baseUrl: url,
     connections: 128,
     // Long enough that a loaded machine shows up as overhead, not as refusals.
