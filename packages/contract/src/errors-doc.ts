@@ -27,3 +27,19 @@ Blocks: **terminal**: change the request, or fix the credential or origin; no re
 ${rows.join("\n")}
 `;
 }
+
+/**
+ * packages/contract/errors.json, rendered from the catalogue (also served by the dashboard at
+ * /docs/errors.json): every code with its status, origin, block, meaning and what a client does.
+ */
+export function errorCatalogueJson(): string {
+  const codes = Object.fromEntries(
+    errorCodes.map((code) => [code, { ...errorCatalogue[code], clientAction: errorClientActions[code] }]),
+  );
+  const document = {
+    description:
+      "The error catalogue of the Intent swap and bridge hub API. Branch on errors[0].error_code, never on the HTTP status. Blocks: terminal (change the request, no retry), availability (retry later), busy (back off: error_params[0] ms on EIN0080, EPX0080, EPX0082; Retry-After seconds on EPX0081).",
+    codes,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

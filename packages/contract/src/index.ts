@@ -25,6 +25,7 @@ export * from "./operations/get-order-by-transaction.js";
 export * from "./operations/get-order-status.js";
 export * from "./operations/list-orders.js";
 export * from "./operations/operation-contracts.js";
+export * from "./operations/operation-examples.js";
 export * from "./operations/path-parameters.js";
 export * from "./operations/prepare-quote.js";
 export * from "./operations/preview-quote.js";

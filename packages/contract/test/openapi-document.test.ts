@@ -17,7 +17,7 @@ const doc: Json = openapiDocument();
 const root = new URL("../../../", import.meta.url).pathname;
 
 function operationOf(method: string, path: string): Json {
-  return doc.paths[`${API_PREFIX}${path}`]?.[method.toLowerCase()];
+  return doc.paths[path]?.[method.toLowerCase()];
 }
 
 test("the committed openapi.yaml is the generated document", () => {
@@ -32,10 +32,14 @@ test("the document is OpenAPI 3.1", () => {
   assert.equal(doc.openapi, "3.1.0");
 });
 
-test("every route of the route table is a path under /v1 with its operationId, and nothing else is", () => {
-  const expected = routeTable.map(
-    (route) => `${route.method} ${API_PREFIX}${route.path} ${route.operationId}`,
-  );
+test("the server is {base_url} (the origin followed by /v1), so a client built on dev.json's baseUrl calls the right paths", () => {
+  assert.equal(doc.servers.length, 1);
+  assert.equal(doc.servers[0].url, `{origin}${API_PREFIX}`);
+  assert.equal(doc.jsonSchemaDialect, "https://json-schema.org/draft/2020-12/schema");
+});
+
+test("every route of the route table is a path after /v1 with its operationId, and nothing else is", () => {
+  const expected = routeTable.map((route) => `${route.method} ${route.path} ${route.operationId}`);
   const actual = Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item as Json).map(
       ([method, op]) => `${method.toUpperCase()} ${path} ${(op as Json).operationId}`,
