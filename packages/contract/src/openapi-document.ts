@@ -232,7 +232,7 @@ function errorCatalogueMarkdown(): string {
   const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
   const rows = errorCodes.map((code) => {
     const spec = errorCatalogue[code];
-    return `| \`${code}\` | ${spec.status} | ${spec.block} | ${cell(spec.summary)} | ${cell(errorClientActions[code])} |`;
+    return `| ${code} | ${spec.status} | ${spec.block} | ${cell(spec.summary)} | ${cell(errorClientActions[code])} |`;
   });
   return (
     [
@@ -323,12 +323,7 @@ export function openapiDocument(): JsonObject {
   return {
     openapi: "3.1.0",
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
-    info: {
-      title: "Intent swap and bridge hub API",
-      version: "1.0.0",
-      description: API_DESCRIPTION,
-      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
-    },
+    info: { title: "Intent swap and bridge hub API", version: "1.0.0", description: API_DESCRIPTION },
     servers: [
       {
         url: `{origin}${API_PREFIX}`,

@@ -70,7 +70,7 @@ const winnerCommonFields = {
 const signIntentSchema = z
   .string()
   .describe(
-    "Open flow only: personal_sign it verbatim for POST /order. Absent when the hub could not build it: then re-quote before sending anything.",
+    "Open flow and solver-swap only (the winners POST /order registers): personal_sign it verbatim for POST /order. Absent when the hub could not build it: then re-quote before sending anything.",
   );
 
 /** What each lane's winner carries besides the common fields: the payload the user acts on. */
@@ -81,7 +81,7 @@ const lanePayloads = {
   "oif-wrap-native": { executionTx: executionTxSchema },
   "oif-swap-token": { executionTx: executionTxSchema, swapInput: swapInputSchema },
   "open-flow": { executionTx: executionTxSchema, signIntent: signIntentSchema.optional() },
-  "solver-swap": {},
+  "solver-swap": { signIntent: signIntentSchema.optional() },
   transfer: {},
 } as const satisfies Record<Lane, z.ZodRawShape>;
 
