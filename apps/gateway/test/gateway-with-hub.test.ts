@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { HubTransport } from "@hub/contract";
+import { type HubTransport, openapiDocument } from "@hub/contract";
 import { createHttpHubTransport, createInProcessHubTransport } from "../src/index.js";
 import { assertRefusal, callGateway } from "./fixtures/call-gateway.js";
 import { rawRequest } from "./fixtures/raw-http.js";
 import { startRealHub } from "./fixtures/real-hub.js";
 import { type StartedGateway, startGateway } from "./fixtures/start-gateway.js";
+
+type Refusal = { errors: { error_code: string; error_reference?: string }[] };
 
 const transports: { name: string; make(hub: Awaited<ReturnType<typeof startRealHub>>): HubTransport }[] = [
   { name: "in process", make: (real) => createInProcessHubTransport(real.hub) },
@@ -52,6 +54,32 @@ for (const kind of transports) {
         },
       });
       assert.deepEqual(answer.body, direct.body);
+    });
+
+    test("the document's server, resolved for this gateway, is dev.json's baseUrl, and its paths after it are routes; null reads as absent", async () => {
+      const [server] = openapiDocument().servers as { url: string }[];
+      const base = server?.url.replace("{origin}", gw.origin);
+      assert.equal(base, gw.baseUrl);
+      const headers = { "x-api-key": key, "x-service-subject": "user-1", "content-type": "application/json" };
+      const catalog = await fetch(`${base}/catalog`, { headers: { "x-api-key": key } });
+      assert.equal(catalog.status, 200);
+      const unknown = await fetch(`${base}/order/${"0".repeat(64)}/status`, { headers });
+      assert.equal(((await unknown.json()) as Refusal).errors[0]?.error_code, "EIN0009");
+      // The document admits null on an optional request field, as the body decoder reads it: absent.
+      const quoted = await fetch(`${base}/quote`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          sourceAsset: "eip155:31337/erc20:0x00000000000000000000000000000000000000aa",
+          destinationAsset: "eip155:31337/slip44:60",
+          amount: "1000000",
+          recipient: "0x00000000000000000000000000000000000000bb",
+          sourceAccount: null,
+          swapType: null,
+        }),
+      });
+      const refusal = ((await quoted.json()) as Refusal).errors[0];
+      assert.notEqual(refusal?.error_code, "EIN0001", JSON.stringify(refusal));
     });
 
     test("GET /v1/catalog with a project id from an allowed origin is readable by the page", async () => {

@@ -1,7 +1,8 @@
 import { errorCatalogue, errorCodes } from "./error-catalogue.js";
 import { errorClientActions } from "./error-client-actions.js";
 
-function cell(text: string): string {
+/** Text made safe for one cell of a Markdown table. */
+export function markdownCell(text: string): string {
   return text.replaceAll("|", "\\|").replaceAll("\n", " ");
 }
 
@@ -9,7 +10,7 @@ function cell(text: string): string {
 export function renderErrorsDoc(): string {
   const rows = errorCodes.map((code) => {
     const spec = errorCatalogue[code];
-    return `| \`${code}\` | ${spec.status} | ${spec.origin} | ${spec.block} | ${cell(spec.summary)} | ${cell(errorClientActions[code])} |`;
+    return `| \`${code}\` | ${spec.status} | ${spec.origin} | ${spec.block} | ${markdownCell(spec.summary)} | ${markdownCell(errorClientActions[code])} |`;
   });
   return `# Error codes
 

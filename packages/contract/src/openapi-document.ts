@@ -5,6 +5,7 @@ import { errorEnvelope, successEnvelope } from "./envelope.js";
 import { errorEnvelopeSchema } from "./envelope-schemas.js";
 import { type ErrorCode, errorCatalogue, errorCodes } from "./error-catalogue.js";
 import { errorClientActions } from "./error-client-actions.js";
+import { markdownCell } from "./errors-doc.js";
 import type { OperationContract } from "./operation-contract.js";
 import { operationContracts } from "./operations/operation-contracts.js";
 import { operationExamples } from "./operations/operation-examples.js";
@@ -58,10 +59,10 @@ function toJsonSchema(schemas: Record<string, z.ZodType>, io: "input" | "output"
  * decoded leniently), so an optional field admits null; a required one is refused as missing.
  */
 function admitNullOnOptionalFields(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(admitNullOnOptionalFields);
   if (typeof node !== "object" || node === null) return;
+  for (const value of Object.values(node)) admitNullOnOptionalFields(value);
+  if (Array.isArray(node)) return;
   const schema = node as JsonObject;
-  for (const value of Object.values(schema)) admitNullOnOptionalFields(value);
   const properties = schema.properties as Record<string, JsonObject> | undefined;
   if (schema.type !== "object" || !properties) return;
   const required = new Set((schema.required as string[] | undefined) ?? []);
@@ -229,17 +230,13 @@ const OPERATION_TAGS: Record<OperationId, (typeof TAGS)[number]["name"]> = {
 
 /** Every code of the catalogue with its status, block, meaning and what a client does (EPX0004 included, which no path names). */
 function errorCatalogueMarkdown(): string {
-  const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
   const rows = errorCodes.map((code) => {
     const spec = errorCatalogue[code];
-    return `| ${code} | ${spec.status} | ${spec.block} | ${cell(spec.summary)} | ${cell(errorClientActions[code])} |`;
+    return `| ${code} | ${spec.status} | ${spec.block} | ${markdownCell(spec.summary)} | ${markdownCell(errorClientActions[code])} |`;
   });
-  return (
-    [
-      "Every refusal is `{success: false, request_id?, message?, errors: [{error_code, error_reference?, error_params?}]}`; branch on `errors[0].error_code`. The same table as JSON: `packages/contract/errors.json`, served by the dashboard at `/docs/errors.json`.",
-      "| Code | Status | Block | Meaning | What a client does |\n|---|---|---|---|---|",
-    ].join("\n\n") + `\n${rows.join("\n")}`
-  );
+  const intro =
+    "Every refusal is `{success: false, request_id?, message?, errors: [{error_code, error_reference?, error_params?}]}`; branch on `errors[0].error_code`. The same table as JSON: `packages/contract/errors.json`, served by the dashboard at `/docs/errors.json`.";
+  return `${intro}\n\n| Code | Status | Block | Meaning | What a client does |\n|---|---|---|---|---|\n${rows.join("\n")}`;
 }
 
 /** The OpenAPI 3.1 document of the API, generated from the route table and the operation contracts. */

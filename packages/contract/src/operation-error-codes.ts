@@ -1,8 +1,20 @@
 import { type ErrorCode, errorCodes } from "./error-catalogue.js";
 import { type OperationId, type RouteDefinition, routeTable } from "./route-table.js";
 
-/** Codes any call can meet: the gateway's hub failures and lockout, the hub's internal error and per-IP limiter. */
-const EVERY_ROUTE: readonly ErrorCode[] = ["EPX0050", "EPX0051", "EPX0052", "EPX0081", "EIN0049", "EMC0005"];
+/**
+ * Codes any call can meet: the gateway's hub failures, its lockout and the failure of its own checks
+ * (the lockout counters are read before the route is known, so EPX0053 reaches the public route too),
+ * the hub's internal error and per-IP limiter.
+ */
+const EVERY_ROUTE: readonly ErrorCode[] = [
+  "EPX0050",
+  "EPX0051",
+  "EPX0052",
+  "EPX0053",
+  "EPX0081",
+  "EIN0049",
+  "EMC0005",
+];
 const CREDENTIAL: readonly ErrorCode[] = [
   "EPX0001",
   "EPX0002",
@@ -10,7 +22,6 @@ const CREDENTIAL: readonly ErrorCode[] = [
   "EPX0008",
   "EPX0009",
   "EPX0010",
-  "EPX0053",
   "EPX0080",
   "EPX0082",
 ];
