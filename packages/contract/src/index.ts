@@ -1,4 +1,5 @@
 export * from "./catalog.js";
+export * from "./cors.js";
 export * from "./credentials.js";
 export * from "./decode-body.js";
 export * from "./decode-query.js";

@@ -1,5 +1,6 @@
 import { stringify } from "yaml";
 import { z } from "zod";
+import { EXPOSED_HEADERS, PREFLIGHT_ALLOWED_HEADERS } from "./cors.js";
 import { SUBJECT_PATTERN } from "./credentials.js";
 import { errorEnvelope, successEnvelope } from "./envelope.js";
 import { errorEnvelopeSchema } from "./envelope-schemas.js";
@@ -25,7 +26,7 @@ const API_DESCRIPTION = `An orchestration hub in front of intent aggregators and
 
 **Envelope.** Every route except this document answers JSON \`{success, data?, request_id?, message?, errors?}\`. The hub answers 200 on success and 400 on every failure of its own; the gateway answers its own refusals (EPX codes) with a real status. Branch on \`errors[0].error_code\`, never on the status. An answer without the envelope did not come from a route: treat it as service unavailable.
 
-**Headers.** Every answer carries \`X-Request-Id\` and \`Cache-Control: no-store\`; once a credential is accepted, refusals included, \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`. A call with a project id gets \`Access-Control-Allow-Origin\` (the page's origin), \`Access-Control-Expose-Headers\` and \`Vary: Origin\` on every answer; a CORS pre-flight (OPTIONS with \`Access-Control-Request-Method\`) on a known path answers 204 allowing GET and POST with \`x-project-id\`, \`Content-Type\` and \`X-Service-Subject\`, never \`x-api-key\`.
+**Headers.** Every answer carries \`X-Request-Id\` and \`Cache-Control: no-store\`; once a credential is accepted, refusals included, \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`. A call with a project id gets \`Access-Control-Allow-Origin\` (the page's origin), \`Access-Control-Expose-Headers\` and \`Vary: Origin\` on every answer; a CORS pre-flight (OPTIONS with \`Access-Control-Request-Method\`) on a known path answers 204 allowing GET and POST with the request headers \`${PREFLIGHT_ALLOWED_HEADERS}\`, never \`x-api-key\`.
 
 **Blocks.** terminal: change the request (no retry). availability: retry later. busy: back off — EIN0080, EPX0080, EPX0082 carry the back-off in \`error_params[0]\` (ms); EPX0081 carries seconds in \`Retry-After\` only.
 
@@ -124,7 +125,6 @@ const EXAMPLE_PARAMS: Partial<Record<ErrorCode, string[]>> = {
   EIN0080: ["1500"],
   EPX0080: ["1000"],
   EPX0082: ["1000"],
-  EIN0050: ["upstream"],
 };
 
 function errorExample(code: ErrorCode, route: RouteDefinition): JsonObject {
@@ -358,7 +358,7 @@ export function openapiDocument(): JsonObject {
           description: "On calls with x-project-id: the headers a page may read.",
           schema: {
             type: "string",
-            const: "X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After",
+            const: EXPOSED_HEADERS,
           },
         },
         Vary: { description: "`Origin`: answers differ by the calling page.", schema: { type: "string" } },
