@@ -247,6 +247,7 @@ test("in a real browser: /docs lists the reference and the guides, and /docs/api
   });
 
   await page.goto(`${f.url}/docs`);
+  await shot(page, "docs-index");
   await page.getByRole("link", { name: "API reference" }).click();
   await page.waitForURL(`${f.url}/docs/api`);
   // Redoc renders the document's title, its tags and each operation's summary.

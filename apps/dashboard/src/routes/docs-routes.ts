@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { errorCatalogueJson, openapiYaml } from "@hub/contract";
 import { type DashboardContext, type DashboardFastify, sendPage } from "../http/dashboard-context.js";
 import { html } from "../html.js";
 import { publicPage } from "../pages/layout.js";
@@ -15,6 +14,9 @@ const GUIDES = [
 ] as const;
 
 const docsDir = new URL("../../../../docs/", import.meta.url);
+// The contract's generated files as committed (the drift check holds them to the code): reading them costs
+// nothing at start, where rendering the document takes about half a second.
+const contractDir = new URL("../../../../packages/contract/", import.meta.url);
 const REDOCLY_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg";
 const redocBundle = createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js");
 
@@ -25,43 +27,51 @@ const redocBundle = createRequire(import.meta.url).resolve("redoc/bundles/redoc.
 const REFERENCE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; worker-src blob:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
 
-/**
- * /docs: the API reference rendered by Redoc from the contract's OpenAPI document (built at start,
- * nothing from a CDN), the document itself, the error catalogue as JSON and the Markdown guides. Public:
- * an integrator reads them before having an account.
- */
-export function registerDocsRoutes(app: DashboardFastify, _context: DashboardContext): void {
-  const files = {
-    "openapi.yaml": { type: "application/yaml; charset=utf-8", body: openapiYaml() },
-    "errors.json": { type: "application/json; charset=utf-8", body: errorCatalogueJson() },
-    "redoc.standalone.js": {
-      type: "text/javascript; charset=utf-8",
-      // Redoc's sidebar shows its maker's logo from a CDN; an empty image makes it drop the logo instead.
-      body: readFileSync(redocBundle, "utf8").replace(REDOCLY_LOGO, "data:,"),
-    },
-    "api-reference.js": {
-      type: "text/javascript; charset=utf-8",
-      body: readFileSync(new URL("../../assets/api-reference.js", import.meta.url)),
-    },
-  } as const;
-  const guides = new Map<string, string>(
-    GUIDES.map(({ file }) => [file, readFileSync(new URL(file, docsDir), "utf8")] as const),
-  );
+/** What /docs serves besides its pages, read once. */
+const DOC_FILES = {
+  "openapi.yaml": {
+    type: "application/yaml; charset=utf-8",
+    body: readFileSync(new URL("openapi.yaml", contractDir)),
+  },
+  "errors.json": {
+    type: "application/json; charset=utf-8",
+    body: readFileSync(new URL("errors.json", contractDir)),
+  },
+  "redoc.standalone.js": {
+    type: "text/javascript; charset=utf-8",
+    // Redoc's sidebar shows its maker's logo from a CDN; an empty image makes it drop the logo instead.
+    body: readFileSync(redocBundle, "utf8").replace(REDOCLY_LOGO, "data:,"),
+  },
+  "api-reference.js": {
+    type: "text/javascript; charset=utf-8",
+    body: readFileSync(new URL("../../assets/api-reference.js", import.meta.url)),
+  },
+} as const;
 
+const GUIDE_TEXTS = new Map<string, string>(
+  GUIDES.map(({ file }) => [file, readFileSync(new URL(file, docsDir), "utf8")] as const),
+);
+
+/**
+ * /docs: the API reference rendered by Redoc from the contract's OpenAPI document (the one the hub
+ * serves; nothing from a CDN), the document itself, the error catalogue as JSON and the Markdown
+ * guides. Public: an integrator reads them before having an account.
+ */
+export function registerDocsRoutes(app: DashboardFastify, context: DashboardContext): void {
   app.get("/docs", async (_request, reply) =>
     sendPage(
       reply,
       publicPage(
         "Documentation",
         html`<h1>Documentation</h1>
-<p>The API's base URL is the gateway's origin followed by <code>/v1</code>.</p>
-<ul class="docs">
+<p>The API's base URL: <code>${context.apiBaseUrl}</code>.</p>
+<ul>
 <li><a href="/docs/api">API reference</a>: every route, its fields, examples and error codes.</li>
 <li><a href="/docs/openapi.yaml">OpenAPI 3.1 document</a> (YAML), for generated clients.</li>
 <li><a href="/docs/errors.json">Error catalogue</a> (JSON): each code's status, block and what a client does.</li>
 </ul>
 <h2>Guides</h2>
-<ul class="docs">
+<ul>
 ${GUIDES.map(({ file, title }) => html`<li><a href="/docs/guides/${file}">${title}</a></li>`)}
 </ul>`,
       ),
@@ -90,12 +100,12 @@ ${GUIDES.map(({ file, title }) => html`<li><a href="/docs/guides/${file}">${titl
   );
 
   app.get<{ Params: { name: string } }>("/docs/guides/:name", async (request, reply) => {
-    const guide = guides.get(request.params.name);
+    const guide = GUIDE_TEXTS.get(request.params.name);
     if (guide === undefined) return reply.callNotFound();
     return reply.type("text/markdown; charset=utf-8").send(guide);
   });
 
-  for (const [name, file] of Object.entries(files)) {
+  for (const [name, file] of Object.entries(DOC_FILES)) {
     app.get(`/docs/${name}`, async (_request, reply) => reply.type(file.type).send(file.body));
   }
 }
