@@ -224,7 +224,7 @@ export const operationExamples: Readonly<Record<OperationId, OperationExample>> 
         { ...permit2Terms, etaSeconds: 20 },
         {
           ...permit2Terms,
-          provider: "external-bridge",
+          provider: "devnet-external",
           lane: "open-flow",
           executionClass: "BRIDGE",
           etaSeconds: 90,
