@@ -4,9 +4,9 @@ import { type OperationId, type RouteDefinition, routeTable } from "./route-tabl
 /**
  * Codes any call can meet: a body over the gateway's limit (EPX0005, on a GET too) or a request the HTTP
  * parser cannot read (a raw control character or non-ASCII byte in the path is EPX0006 whatever the
- * route), the gateway's hub failures, its lockout and the
- * failure of its own checks (the lockout counters are read before the route is known, so EPX0053
- * reaches the public route too), the hub's internal error and per-IP limiter.
+ * route), the gateway's hub failures, its lockout and the failure of its own checks (the lockout
+ * counters are read before the route is known, so EPX0053 reaches the public route too), the hub's
+ * internal error and per-IP limiter.
  */
 const EVERY_ROUTE: readonly ErrorCode[] = [
   "EPX0005",
