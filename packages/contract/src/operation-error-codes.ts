@@ -6,7 +6,7 @@ import { type OperationId, type RouteDefinition, routeTable } from "./route-tabl
  * parser cannot read (a raw control character or non-ASCII byte in the path is EPX0006 whatever the
  * route), the gateway's hub failures, its lockout and the failure of its own checks (the lockout
  * counters are read before the route is known, so EPX0053 reaches the public route too), the hub's
- * internal error and per-IP limiter.
+ * internal error, its database out of reach (EIN0050) and its per-IP limiter.
  */
 const EVERY_ROUTE: readonly ErrorCode[] = [
   "EPX0005",
@@ -17,6 +17,7 @@ const EVERY_ROUTE: readonly ErrorCode[] = [
   "EPX0053",
   "EPX0081",
   "EIN0049",
+  "EIN0050",
   "EMC0005",
 ];
 const CREDENTIAL: readonly ErrorCode[] = [
@@ -52,6 +53,10 @@ export function operationErrorCodes(operationId: OperationId, routeCodes: readon
   ]);
   if (route.access === "key-only") codes.add("EPX0003");
   if (route.subjectRequired) codes.add("EIN0001");
-  if (route.bucket) codes.add("EIN0080");
+  // A bucket sheds past its size (EIN0080), and sheds when the shared counters cannot answer (EIN0081).
+  if (route.bucket) {
+    codes.add("EIN0080");
+    codes.add("EIN0081");
+  }
   return errorCodes.filter((code) => codes.has(code));
 }

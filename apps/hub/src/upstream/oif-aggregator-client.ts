@@ -8,7 +8,9 @@ import {
   readFailureOf,
   refusalOf,
   retryAfterSeconds,
+  notReadyReason,
   type UnavailableReason,
+  type UpstreamCallObserver,
 } from "./upstream-http.js";
 
 export type { UnavailableReason } from "./upstream-http.js";
@@ -54,17 +56,26 @@ export interface OifAggregatorClient {
     signal?: AbortSignal,
   ): Promise<SubmitOrderOutcome>;
   getOrder(upstreamOrderId: string, signal?: AbortSignal): Promise<GetOrderOutcome>;
+  /** Readiness: GET /health (the OIF aggregator's, always 200 while it serves) answers 2xx; else why not. */
+  ready(signal: AbortSignal): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
 const quotesBodySchema = z.looseObject({ quotes: z.array(z.unknown()) });
 
 /** An OIF aggregator client over one keep-alive pool, each call under the provider's timeout and the caller's signal. */
-export function createOifAggregatorClient(provider: OifProviderConfig): OifAggregatorClient {
-  const { send, close } = createUpstreamSender(provider);
+export function createOifAggregatorClient(
+  provider: OifProviderConfig,
+  observe?: UpstreamCallObserver,
+): OifAggregatorClient {
+  const { send, close } = createUpstreamSender(provider, observe);
 
   return {
     provider,
+
+    async ready(signal) {
+      return notReadyReason(await send("GET", "/health", undefined, signal), (status) => status < 300);
+    },
 
     async quote(request, signal) {
       const started = performance.now();
