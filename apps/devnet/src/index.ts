@@ -5,3 +5,4 @@ export * from "./create-devnet.js";
 export * from "./external-aggregator/index.js";
 export * from "./relayer/index.js";
 export * from "./write-devnet-files.js";
+export * from "./solana/index.js";
