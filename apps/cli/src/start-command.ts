@@ -47,6 +47,10 @@ export interface DevFile {
   allowedOrigin: string | null;
   chains: { chainDomain: string; chainId: number; rpcUrl: string }[];
   accounts: { address: string; privateKey: string }[];
+  /** The Solana stand-in chain; empty without the devnet. */
+  solanaChains: { chainDomain: string; rpcUrl: string }[];
+  /** Funded Solana users: base58 address and 64-byte key pair (a wallet's export). */
+  solanaAccounts: { address: string; secretKey: string }[];
 }
 
 /** A running stack: its URLs and one stop for everything it started. */
@@ -109,6 +113,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       devnet = await createDevnet({
         port: config.DEVNET_PORT,
         rpcPorts: config.DEVNET_RPC_PORTS,
+        solanaRpcPort: config.DEVNET_SOLANA_RPC_PORT,
         dataDir,
         logger: logger.child({ part: "devnet" }),
       });
@@ -276,6 +281,13 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
         rpcUrl,
       })),
       accounts: (devnet?.manifest.users ?? []).map(({ address, privateKey }) => ({ address, privateKey })),
+      solanaChains: devnet
+        ? [{ chainDomain: devnet.solana.manifest.chainDomain, rpcUrl: devnet.solana.manifest.rpcUrl }]
+        : [],
+      solanaAccounts: (devnet?.solana.manifest.users ?? []).map(({ address, secretKey }) => ({
+        address,
+        secretKey,
+      })),
     };
     await writeFileAtomically(devFile, `${JSON.stringify(dev, null, 2)}\n`);
     return { dev, devFile, metricsUrl: metricsListener.url, stop };
@@ -298,7 +310,8 @@ export async function runStart(
   console.log(`gateway (API)   ${dev.baseUrl}`);
   console.log(`hub             ${dev.hubUrl}`);
   if (dev.devnetUrl) console.log(`devnet          ${dev.devnetUrl}`);
-  for (const chain of dev.chains) console.log(`chain           ${chain.chainDomain} ${chain.rpcUrl}`);
+  for (const chain of [...dev.chains, ...dev.solanaChains])
+    console.log(`chain           ${chain.chainDomain} ${chain.rpcUrl}`);
   console.log(`dashboard       ${dev.dashboardUrl}`);
   if (dev.dashboardSignInUrl)
     console.log(`dashboard link  ${dev.dashboardSignInUrl}  (one-time sign-in, 24 h)`);

@@ -69,6 +69,22 @@ describe("devnet process", () => {
     );
   });
 
+  test("the manifest records the Solana chain, its USDC mint and that mint's EVM counterparts", async () => {
+    const solana = devnet.manifest.solana!;
+    assert.equal(solana.chainDomain, devnet.solana.chain.chainDomain);
+    const [usdc] = solana.tokens;
+    assert.equal(usdc?.decimals, 6);
+    assert.equal(usdc?.assetKey, `${solana.chainDomain}/token:${usdc?.mint}`);
+    assert.deepEqual(
+      usdc?.counterparts,
+      devnet.catalog.families.evm.map((chain) => chain.assets.find((asset) => asset.symbol === "USDC")!.key),
+    );
+    assert.deepEqual(
+      solana.escrow.vaults.map((vault) => vault.mint),
+      [usdc?.mint],
+    );
+  });
+
   test("time travel moves one chain's clock and mines, and leaves the other chain alone", async () => {
     const [a, b] = devnet.manifest.chains;
     const before = await devnet.clients.get(b!.chainId).publicClient.getBlock();
@@ -160,5 +176,6 @@ describe("devnet process", () => {
     for (const pid of anvils) assert.equal(await processAlive(pid), false, `anvil ${pid} still running`);
     assert.ok(await refusesConnections(devnet.url));
     for (const chain of devnet.manifest.chains) assert.ok(await refusesConnections(chain.rpcUrl));
+    assert.ok(await refusesConnections(devnet.manifest.solana!.rpcUrl));
   });
 });

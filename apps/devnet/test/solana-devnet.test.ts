@@ -9,11 +9,13 @@ import {
   compileTransaction,
   createKeyPairSignerFromBytes,
   createSolanaRpc,
+  devnet as devnetCluster,
   createTransactionMessage,
   getBase58Encoder,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
   type KeyPairSigner,
+  lamports,
   partiallySignTransaction,
   pipe,
   setTransactionMessageFeePayer,
@@ -54,7 +56,7 @@ async function rpcCall(url: string, method: string, params: unknown[] = []) {
 describe("the Solana stand-in chain", () => {
   const clock = createAdjustableClock();
   let devnet: SolanaDevnet;
-  let rpc: ReturnType<typeof createSolanaRpc>;
+  let rpc: ReturnType<typeof createSolanaRpc<ReturnType<typeof devnetCluster>>>;
   let user: KeyPairSigner;
   let otherUser: KeyPairSigner;
   let solver: KeyPairSigner;
@@ -62,7 +64,7 @@ describe("the Solana stand-in chain", () => {
 
   before(async () => {
     devnet = await startSolanaDevnet({ rpcPort: 0, clock, evmChains: [], logger });
-    rpc = createSolanaRpc(devnet.manifest.rpcUrl);
+    rpc = createSolanaRpc(devnetCluster(devnet.manifest.rpcUrl));
     user = await signerOf(devnet.manifest.users[0]!.secretKey);
     otherUser = await signerOf(devnet.manifest.users[1]!.secretKey);
     solver = await signerOf(devnet.manifest.solvers[0]!.secretKey);
@@ -210,7 +212,9 @@ describe("the Solana stand-in chain", () => {
     const [latest] = await rpc.getSignaturesForAddress(vault, { limit: 1 }).send();
     assert.equal(latest?.signature, signature);
     assert.equal(latest?.memo, `[66] ${orderId}`);
-    const transaction = await rpc.getTransaction(signature, { maxSupportedTransactionVersion: 0 }).send();
+    const transaction = await rpc
+      .getTransaction(signature, { encoding: "json", maxSupportedTransactionVersion: 0 })
+      .send();
     assert.equal(transaction?.version, 0);
     assert.equal(transaction?.transaction.message.accountKeys[0], solver.address);
     const vaultIndex = transaction!.transaction.message.accountKeys.indexOf(vault);
@@ -349,7 +353,7 @@ describe("the Solana stand-in chain", () => {
     assert.ok(later >= slot + 5n, `${later} after ${slot}`);
     const recipient = address(devnet.manifest.users[5]!.address);
     const before = (await rpc.getBalance(recipient).send()).value;
-    const signature = await rpc.requestAirdrop(recipient, 2_000_000_000n as never).send();
+    const signature = await rpc.requestAirdrop(recipient, lamports(2_000_000_000n)).send();
     assert.equal((await rpc.getBalance(recipient).send()).value, before + 2_000_000_000n);
     const status = (await rpc.getSignatureStatuses([signature]).send()).value[0];
     assert.ok(status && status.slot > later);
