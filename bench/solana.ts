@@ -10,7 +10,6 @@ import {
   address,
   appendTransactionMessageInstructions,
   assertIsFullySignedTransaction,
-  compileTransaction,
   createKeyPairSignerFromBytes,
   createSolanaRpc,
   createTransactionMessage,
@@ -18,7 +17,6 @@ import {
   getBase64EncodedWireTransaction,
   partiallySignTransaction,
   pipe,
-  setTransactionMessageFeePayer,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
@@ -26,7 +24,7 @@ import {
 import { getTransferSolInstruction } from "@solana-program/system";
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import { pino } from "pino";
-import { solanaDepositInstructions } from "../apps/devnet/src/solana/solana-escrow.js";
+import { compileSolanaDeposit } from "../apps/devnet/src/solana/solana-escrow.js";
 import { startSolanaDevnet } from "../apps/devnet/src/solana/start-solana-devnet.js";
 
 function summary(samples: number[]) {
@@ -108,27 +106,20 @@ export async function run(options: { starts?: number; transfers?: number } = {})
         outputHash: `0x${"00".repeat(32)}`,
       });
       const { value: lifetime } = await rpc.getLatestBlockhash().send();
-      const message = pipe(
-        createTransactionMessage({ version: 0 }),
-        (m) => setTransactionMessageFeePayer(solver.address, m),
-        (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-        (m) =>
-          appendTransactionMessageInstructions(
-            solanaDepositInstructions({
-              user: user.address,
-              source,
-              mint,
-              decimals: 6,
-              vault,
-              amount: BigInt(1 + i),
-              orderId,
-            }),
-            m,
-          ),
-      );
+      const unsigned = compileSolanaDeposit({
+        feePayer: solver.address,
+        lifetime,
+        user: user.address,
+        source,
+        mint,
+        decimals: 6,
+        vault,
+        amount: BigInt(1 + i),
+        orderId,
+      });
       const signed = await partiallySignTransaction(
         [solver.keyPair],
-        await partiallySignTransaction([user.keyPair], compileTransaction(message)),
+        await partiallySignTransaction([user.keyPair], unsigned),
       );
       assertIsFullySignedTransaction(signed);
       await confirmed(getBase64EncodedWireTransaction(signed));

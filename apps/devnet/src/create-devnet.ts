@@ -188,6 +188,7 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
       faults,
       clients,
       timeControl: createChainTimeControl(clients),
+      solanaChain: solana.chain,
       clock,
       defaultCommitteeDelayMs,
     });

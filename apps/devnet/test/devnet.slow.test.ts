@@ -109,6 +109,27 @@ describe("devnet process", () => {
     );
   });
 
+  test("increase-time on the Solana chain's domain moves its clock and slots, and only its own", async () => {
+    const solana = devnet.manifest.solana!;
+    const evmBefore = await devnet.clients.get(devnet.manifest.chains[0]!.chainId).publicClient.getBlock();
+    const slotBefore = devnet.solana.chain.slot();
+    const moved = await devnet.call<{ chainDomain: string; slot: number; timestamp: number }>(
+      "POST",
+      `/control/chains/${solana.chainDomain}/increase-time`,
+      { seconds: 600 },
+    );
+    assert.equal(moved.status, 200);
+    assert.equal(moved.body.chainDomain, solana.chainDomain);
+    assert.ok(moved.body.timestamp >= Math.floor(Date.now() / 1000) + 590);
+    assert.ok(moved.body.slot >= slotBefore + 1500, `${moved.body.slot} after ${slotBefore}`);
+    const evmAfter = await devnet.clients.get(devnet.manifest.chains[0]!.chainId).publicClient.getBlock();
+    assert.equal(evmAfter.number, evmBefore.number);
+    const refused = await devnet.call("POST", `/control/chains/${solana.chainDomain}/increase-time`, {
+      seconds: 0,
+    });
+    assert.equal(refused.status, 400);
+  });
+
   test("reset puts the committee delay, the relayer and every fault knob back to their defaults", async () => {
     await devnet.call("PUT", "/control/committee/delay", { delayMs: 60_000 });
     await devnet.call("POST", "/control/relayer/pause");

@@ -28,7 +28,7 @@ import {
 import { getTransferSolInstruction } from "@solana-program/system";
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import { pino } from "pino";
-import { solanaDepositInstructions, type SolanaEscrowOrder } from "../src/solana/solana-escrow.js";
+import { compileSolanaDeposit, type SolanaEscrowOrder } from "../src/solana/solana-escrow.js";
 import { type SolanaDevnet, startSolanaDevnet } from "../src/solana/start-solana-devnet.js";
 
 const logger = pino({ level: "silent" });
@@ -83,27 +83,20 @@ describe("the Solana stand-in chain", () => {
   /** A deposit as the nonevm lane makes it: the solver pays the fee, the user signs the transfer. */
   async function deposit(order: SolanaEscrowOrder, orderId: string): Promise<Signature> {
     const { value: lifetime } = await rpc.getLatestBlockhash().send();
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayer(solver.address, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-      (m) =>
-        appendTransactionMessageInstructions(
-          solanaDepositInstructions({
-            user: order.user,
-            source: order.user === user.address ? userTokenAccount : otherUserTokenAccount,
-            mint,
-            decimals: 6,
-            vault,
-            amount: order.amount,
-            orderId,
-          }),
-          m,
-        ),
-    );
+    const unsigned = compileSolanaDeposit({
+      feePayer: solver.address,
+      lifetime,
+      user: order.user,
+      source: order.user === user.address ? userTokenAccount : otherUserTokenAccount,
+      mint,
+      decimals: 6,
+      vault,
+      amount: order.amount,
+      orderId,
+    });
     const userSigned = await partiallySignTransaction(
       [order.user === user.address ? user.keyPair : otherUser.keyPair],
-      compileTransaction(message),
+      unsigned,
     );
     const signed = await partiallySignTransaction([solver.keyPair], userSigned);
     assertIsFullySignedTransaction(signed);

@@ -127,6 +127,19 @@ function sha256(...parts: (Uint8Array | string)[]): Uint8Array {
   return hash.digest();
 }
 
+/** A simulation as simulateTransaction's `value` (and a failed preflight's `data`) reports it. */
+export function simulationResult(simulation: SolanaSimulation) {
+  return {
+    err: simulation.err,
+    logs: simulation.logs,
+    accounts: null,
+    unitsConsumed: simulation.unitsConsumed,
+    returnData: null,
+    innerInstructions: null,
+    ...(simulation.replacementBlockhash ? { replacementBlockhash: simulation.replacementBlockhash } : {}),
+  };
+}
+
 /** The token amount in UI units, the way a node formats it (decimal string without trailing zeros). */
 export function uiTokenAmount(amount: bigint, decimals: number): SolanaUiTokenAmount {
   const scale = 10n ** BigInt(decimals);
@@ -392,14 +405,7 @@ export function createSolanaChain(config: SolanaChainConfig): SolanaChain {
           throw new SolanaRpcError(
             solanaRpcErrorCodes.sendTransactionPreflightFailure,
             `Transaction simulation failed: ${describeTransactionError(simulation.err)}`,
-            {
-              err: simulation.err,
-              logs: simulation.logs,
-              accounts: null,
-              unitsConsumed: simulation.unitsConsumed,
-              returnData: null,
-              innerInstructions: null,
-            },
+            simulationResult(simulation),
           );
       }
       // Like a node that forwards to the leader: a transaction that cannot land is dropped, and its

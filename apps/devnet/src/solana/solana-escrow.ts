@@ -1,5 +1,18 @@
 import { createHash } from "node:crypto";
-import { type Address, address, createNoopSigner, getBase58Encoder, type Instruction } from "@solana/kit";
+import {
+  type Address,
+  address,
+  appendTransactionMessageInstructions,
+  type Blockhash,
+  compileTransaction,
+  createNoopSigner,
+  createTransactionMessage,
+  getBase58Encoder,
+  type Instruction,
+  pipe,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+} from "@solana/kit";
 import {
   findAssociatedTokenPda,
   getCreateAssociatedTokenIdempotentInstruction,
@@ -102,6 +115,31 @@ export function solanaDepositInstructions(input: {
     }),
     memoInstruction(input.orderId),
   ];
+}
+
+/**
+ * The deposit as an unsigned v0 transaction whose fee payer is the solver: the user signs its message
+ * (`messageBytes`), the solver adds its own signature and sends it.
+ */
+export function compileSolanaDeposit(
+  input: Parameters<typeof solanaDepositInstructions>[0] & {
+    feePayer: Address;
+    lifetime: { blockhash: string; lastValidBlockHeight: bigint };
+  },
+) {
+  const { feePayer, lifetime, ...deposit } = input;
+  return compileTransaction(
+    pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayer(feePayer, m),
+      (m) =>
+        setTransactionMessageLifetimeUsingBlockhash(
+          { blockhash: lifetime.blockhash as Blockhash, lastValidBlockHeight: lifetime.lastValidBlockHeight },
+          m,
+        ),
+      (m) => appendTransactionMessageInstructions(solanaDepositInstructions(deposit), m),
+    ),
+  );
 }
 
 /** The deposit a landed transaction makes, if it is exactly transferChecked to `vault` plus a Memo. */

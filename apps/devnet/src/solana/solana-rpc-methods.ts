@@ -1,7 +1,7 @@
 import { getBase58Decoder, getBase64Encoder, type Address, address } from "@solana/kit";
 import { z } from "zod";
 import type { SolanaChain, SolanaTransactionRecord } from "./solana-chain.js";
-import { decodeBase58Bytes } from "./solana-chain.js";
+import { decodeBase58Bytes, simulationResult } from "./solana-chain.js";
 import { invalidParams, SolanaRpcError, solanaRpcErrorCodes } from "./solana-rpc-error.js";
 
 /** What the RPC server needs beside the chain: the faucet behind requestAirdrop. */
@@ -257,18 +257,7 @@ const methods: Record<string, Method> = {
       sigVerify: config?.sigVerify ?? false,
       replaceRecentBlockhash: config?.replaceRecentBlockhash ?? false,
     });
-    return {
-      context: ctx,
-      value: {
-        err: simulation.err,
-        logs: simulation.logs,
-        accounts: null,
-        unitsConsumed: simulation.unitsConsumed,
-        returnData: null,
-        innerInstructions: null,
-        ...(simulation.replacementBlockhash ? { replacementBlockhash: simulation.replacementBlockhash } : {}),
-      },
-    };
+    return { context: ctx, value: simulationResult(simulation) };
   },
   getSignatureStatuses(params, deps) {
     const [signatures, config] = parse(
