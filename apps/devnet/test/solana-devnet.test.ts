@@ -14,11 +14,11 @@ import {
   getBase58Encoder,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
+  type Blockhash,
   type KeyPairSigner,
   lamports,
   partiallySignTransaction,
   pipe,
-  setTransactionMessageFeePayer,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
@@ -78,6 +78,25 @@ describe("the Solana stand-in chain", () => {
 
   async function tokenBalance(owner: Address): Promise<bigint> {
     return BigInt((await rpc.getTokenAccountBalance(await tokenAccount(owner)).send()).value.amount);
+  }
+
+  /** A SOL transfer from the user, who pays the fee. */
+  function transferMessage(
+    lifetime: { blockhash: Blockhash; lastValidBlockHeight: bigint },
+    destination: Address,
+    amount: bigint,
+    version: "legacy" | 0 = 0,
+  ) {
+    return pipe(
+      createTransactionMessage({ version }),
+      (m) => setTransactionMessageFeePayerSigner(user, m),
+      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+      (m) =>
+        appendTransactionMessageInstructions(
+          [getTransferSolInstruction({ source: user, destination, amount })],
+          m,
+        ),
+    );
   }
 
   /** A deposit as the nonevm lane makes it: the solver pays the fee, the user signs the transfer. */
@@ -143,16 +162,7 @@ describe("the Solana stand-in chain", () => {
     const before = (await rpc.getBalance(otherUser.address).send()).value;
     const { value: lifetime } = await rpc.getLatestBlockhash().send();
     assert.equal((await rpc.isBlockhashValid(lifetime.blockhash).send()).value, true);
-    const message = pipe(
-      createTransactionMessage({ version: "legacy" }),
-      (m) => setTransactionMessageFeePayerSigner(user, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-      (m) =>
-        appendTransactionMessageInstructions(
-          [getTransferSolInstruction({ source: user, destination: otherUser.address, amount: 1_500_000n })],
-          m,
-        ),
-    );
+    const message = transferMessage(lifetime, otherUser.address, 1_500_000n, "legacy");
     const signed = await signTransactionMessageWithSigners(message);
     const signature = await rpc
       .sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64" })
@@ -262,16 +272,7 @@ describe("the Solana stand-in chain", () => {
 
   it("refuses a transaction whose signature is forged with -32003 and lands nothing", async () => {
     const { value: lifetime } = await rpc.getLatestBlockhash().send();
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayer(user.address, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-      (m) =>
-        appendTransactionMessageInstructions(
-          [getTransferSolInstruction({ source: user, destination: solver.address, amount: 1n })],
-          m,
-        ),
-    );
+    const message = transferMessage(lifetime, solver.address, 1n);
     // Signed by another key in the user's place.
     const compiled = compileTransaction(message);
     const forgedSignature = await signBytes(otherUser.keyPair.privateKey, compiled.messageBytes);
@@ -313,16 +314,7 @@ describe("the Solana stand-in chain", () => {
     const { value: stale } = await rpc.getLatestBlockhash().send();
     clock.advance(151 * 400 + 400);
     assert.equal((await rpc.isBlockhashValid(stale.blockhash).send()).value, false);
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(user, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(stale, m),
-      (m) =>
-        appendTransactionMessageInstructions(
-          [getTransferSolInstruction({ source: user, destination: solver.address, amount: 2n })],
-          m,
-        ),
-    );
+    const message = transferMessage(stale, solver.address, 2n);
     const wire = getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(message));
     const refused = await rpcCall(url, "sendTransaction", [wire, { encoding: "base64" }]);
     assert.equal(refused.error?.code, -32002);
