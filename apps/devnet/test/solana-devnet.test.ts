@@ -100,7 +100,11 @@ describe("the Solana stand-in chain", () => {
   }
 
   /** A deposit as the nonevm lane makes it: the solver pays the fee, the user signs the transfer. */
-  async function deposit(order: SolanaEscrowOrder, orderId: string): Promise<Signature> {
+  async function deposit(
+    order: SolanaEscrowOrder,
+    orderId: string,
+    options: { skipPreflight?: boolean } = {},
+  ): Promise<Signature> {
     const { value: lifetime } = await rpc.getLatestBlockhash().send();
     const unsigned = compileSolanaDeposit({
       feePayer: solver.address,
@@ -119,7 +123,9 @@ describe("the Solana stand-in chain", () => {
     );
     const signed = await partiallySignTransaction([solver.keyPair], userSigned);
     assertIsFullySignedTransaction(signed);
-    return rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64" }).send();
+    return rpc
+      .sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64", ...options })
+      .send();
   }
 
   let userTokenAccount: Address;
@@ -268,6 +274,37 @@ describe("the Solana stand-in chain", () => {
     assert.equal(await tokenBalance(otherUser.address), userAfterDeposit + 300_000n);
     assert.equal(await devnet.escrow.state(orderId), "refunded");
     await assert.rejects(devnet.escrow.release(orderId, solver.address), { reason: "already-settled" });
+  });
+
+  it("lands a transaction that fails in a program when sent without preflight: its error, its fee, no transfer", async () => {
+    const order: SolanaEscrowOrder = {
+      user: otherUser.address,
+      mint,
+      amount: (await tokenBalance(otherUser.address)) + 1n,
+      expires: devnet.chain.unixTimestamp() + 600,
+      outputHash,
+    };
+    const orderId = devnet.escrow.register(order);
+    const solverSolBefore = (await rpc.getBalance(solver.address).send()).value;
+    const preflight = await deposit(order, orderId).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(preflight, "preflight refuses a transfer above the balance");
+    const signature = await deposit(order, orderId, { skipPreflight: true });
+    const [status] = (await rpc.getSignatureStatuses([signature]).send()).value;
+    assert.deepEqual(status?.err, { InstructionError: [0n, { Custom: 1n }] });
+    const transaction = await rpc
+      .getTransaction(signature, { encoding: "json", maxSupportedTransactionVersion: 0 })
+      .send();
+    assert.equal(transaction?.meta?.fee, 10_000n);
+    assert.equal((await rpc.getBalance(solver.address).send()).value, solverSolBefore - 10_000n);
+    assert.equal(await devnet.escrow.state(orderId), "awaiting-deposit");
+    const [latest] = await rpc.getSignaturesForAddress(vault, { limit: 1 }).send();
+    assert.deepEqual(
+      [latest?.signature, latest?.err],
+      [signature, { InstructionError: [0n, { Custom: 1n }] }],
+    );
   });
 
   it("refuses a transaction whose signature is forged with -32003 and lands nothing", async () => {
