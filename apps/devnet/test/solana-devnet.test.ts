@@ -198,6 +198,43 @@ describe("the Solana stand-in chain", () => {
     assert.ok((await rpc.getSlot().send()) >= transaction.slot);
   });
 
+  it("reports the fee the chain charged, a priority fee included, with or without a compute-unit limit", async () => {
+    const computeBudget = address("ComputeBudget111111111111111111111111111111");
+    const price = new Uint8Array(9);
+    price[0] = 3;
+    new DataView(price.buffer).setBigUint64(1, 2_500_000n, true);
+    const limit = new Uint8Array(5);
+    limit[0] = 2;
+    new DataView(limit.buffer).setUint32(1, 50_000, true);
+    for (const budget of [[price, limit], [price]]) {
+      const { value: lifetime } = await rpc.getLatestBlockhash().send();
+      const message = pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayerSigner(solver, m),
+        (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+        (m) =>
+          appendTransactionMessageInstructions(
+            [
+              ...budget.map((data) => ({ programAddress: computeBudget, data })),
+              getTransferSolInstruction({ source: user, destination: otherUser.address, amount: 1_000n }),
+            ],
+            m,
+          ),
+      );
+      const solverBefore = (await rpc.getBalance(solver.address).send()).value;
+      const signed = await signTransactionMessageWithSigners(message);
+      const signature = await rpc
+        .sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64" })
+        .send();
+      const transaction = await rpc
+        .getTransaction(signature, { encoding: "json", maxSupportedTransactionVersion: 0 })
+        .send();
+      const charged = solverBefore - (await rpc.getBalance(solver.address).send()).value;
+      assert.equal(transaction?.meta?.fee, charged);
+      assert.ok(charged > 10_000n, `a priority fee is charged (${charged})`);
+    }
+  });
+
   it("takes a deposit whose fee payer is the solver: transferChecked to the vault with the order id in a memo", async () => {
     const order: SolanaEscrowOrder = {
       user: user.address,

@@ -8,6 +8,7 @@ import {
   getTransactionDecoder,
   type MaybeEncodedAccount,
 } from "@solana/kit";
+import { TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import { type FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from "litesvm";
 import { verifySolanaSignature } from "./solana-keypair.js";
 import { invalidParams, SolanaRpcError, solanaRpcErrorCodes } from "./solana-rpc-error.js";
@@ -16,10 +17,10 @@ import {
   type SolanaTransactionError,
   describeTransactionError,
 } from "./solana-transaction-error.js";
+import { solanaTransactionFee } from "./solana-transaction-fee.js";
 import { parseWireTransaction, type WireTransaction } from "./solana-wire-transaction.js";
 
-export const tokenProgramAddress = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
-export const token2022ProgramAddress = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PGnBqCXEpPxuEb");
+const token2022ProgramAddress = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PGnBqCXEpPxuEb");
 export const memoProgramAddress = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
 const memoV1ProgramAddress = "Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo";
 
@@ -116,7 +117,6 @@ export interface SolanaChain {
 }
 
 const blockhashValiditySlots = 150;
-const lamportsPerSignature = 5000n;
 const base58 = getBase58Decoder();
 const base58Bytes = getBase58Encoder();
 const transactionDecoder = getTransactionDecoder();
@@ -199,23 +199,27 @@ export function createSolanaChain(config: SolanaChainConfig): SolanaChain {
     svm.setClock(clock);
   }
 
-  function decode(bytes: Uint8Array): WireTransaction {
-    return parseWireTransaction(bytes);
-  }
-
   function signaturesVerify(tx: WireTransaction): boolean {
     return tx.signatures.every((signature, i) =>
       verifySolanaSignature(tx.accountKeys[i]!, tx.messageBytes, signature),
     );
   }
 
-  function tokenAmountOfData(data: Uint8Array): { mint: string; owner: string; amount: bigint } | undefined {
+  /** An initialized SPL Token (or Token-2022) account's mint, owner and amount. */
+  function readTokenAccount(
+    account: MaybeEncodedAccount,
+  ): { mint: string; owner: string; amount: bigint; programId: string } | undefined {
+    if (!account.exists) return undefined;
+    const { data, programAddress } = account;
+    if (programAddress !== TOKEN_PROGRAM_ADDRESS && programAddress !== token2022ProgramAddress)
+      return undefined;
     if (data.length < 165 || data[108] === 0) return undefined;
     const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
     return {
       mint: base58.decode(data.subarray(0, 32)),
       owner: base58.decode(data.subarray(32, 64)),
       amount: view.getBigUint64(64, true),
+      programId: programAddress,
     };
   }
 
@@ -225,13 +229,7 @@ export function createSolanaChain(config: SolanaChainConfig): SolanaChain {
   }
 
   function tokenAmount(account: Address): SolanaUiTokenAmount | undefined {
-    const found = svm.getAccount(account);
-    if (
-      !found.exists ||
-      (found.programAddress !== tokenProgramAddress && found.programAddress !== token2022ProgramAddress)
-    )
-      return undefined;
-    const parsed = tokenAmountOfData(found.data);
+    const parsed = readTokenAccount(svm.getAccount(account));
     return parsed ? uiTokenAmount(parsed.amount, mintDecimals(parsed.mint)) : undefined;
   }
 
@@ -241,18 +239,13 @@ export function createSolanaChain(config: SolanaChainConfig): SolanaChain {
     keys.forEach((key, accountIndex) => {
       const account = svm.getAccount(address(key));
       balances.push(account.exists ? account.lamports : 0n);
-      if (
-        !account.exists ||
-        (account.programAddress !== tokenProgramAddress && account.programAddress !== token2022ProgramAddress)
-      )
-        return;
-      const parsed = tokenAmountOfData(account.data);
+      const parsed = readTokenAccount(account);
       if (!parsed) return;
       tokenBalances.push({
         accountIndex,
         mint: parsed.mint,
         owner: parsed.owner,
-        programId: account.programAddress,
+        programId: parsed.programId,
         uiTokenAmount: uiTokenAmount(parsed.amount, mintDecimals(parsed.mint)),
       });
     });
@@ -290,10 +283,8 @@ export function createSolanaChain(config: SolanaChainConfig): SolanaChain {
     const failed = "err" in result;
     const meta = failed ? result.meta() : result;
     const after = snapshot(tx.accountKeys);
-    const fee = failed
-      ? before.balances[0]! - after.balances[0]!
-      : lamportsPerSignature * BigInt(tx.signatures.length);
-    if (failed && fee <= 0n) return undefined;
+    // A transaction refused before execution charges nothing and never lands.
+    if (failed && before.balances[0] === after.balances[0]) return undefined;
     const signature = base58.decode(tx.signatures[0]!);
     const record: SolanaTransactionRecord = {
       signature,
@@ -301,7 +292,7 @@ export function createSolanaChain(config: SolanaChainConfig): SolanaChain {
       blockTime,
       transaction: tx,
       err: failed ? solanaTransactionError(result.err()) : null,
-      fee,
+      fee: solanaTransactionFee(tx),
       preBalances: before.balances,
       postBalances: after.balances,
       preTokenBalances: before.tokenBalances,
@@ -348,18 +339,9 @@ export function createSolanaChain(config: SolanaChainConfig): SolanaChain {
     svm.withSigverify(sigVerify);
     try {
       const result = svm.simulateTransaction(toKitTransaction(tx));
-      if ("err" in result) {
-        const meta = result.meta();
-        return {
-          err: solanaTransactionError(result.err()),
-          logs: meta.logs(),
-          unitsConsumed: meta.computeUnitsConsumed(),
-          ...(replacement ? { replacementBlockhash: replacement } : {}),
-        };
-      }
       const meta = result.meta();
       return {
-        err: null,
+        err: "err" in result ? solanaTransactionError(result.err()) : null,
         logs: meta.logs(),
         unitsConsumed: meta.computeUnitsConsumed(),
         ...(replacement ? { replacementBlockhash: replacement } : {}),
@@ -391,7 +373,7 @@ export function createSolanaChain(config: SolanaChainConfig): SolanaChain {
     latestBlockhash,
     isBlockhashValid,
     send(bytes, options = {}) {
-      const tx = decode(bytes);
+      const tx = parseWireTransaction(bytes);
       requireSupported(tx);
       const signature = base58.decode(tx.signatures[0]!);
       if (!options.skipPreflight) {
@@ -415,7 +397,7 @@ export function createSolanaChain(config: SolanaChainConfig): SolanaChain {
       return signature;
     },
     simulate(bytes, options = {}) {
-      const tx = decode(bytes);
+      const tx = parseWireTransaction(bytes);
       if (options.sigVerify && options.replaceRecentBlockhash)
         throw invalidParams("sigVerify may not be used with replaceRecentBlockhash");
       if (options.sigVerify && !signaturesVerify(tx))
