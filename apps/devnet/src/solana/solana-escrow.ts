@@ -87,6 +87,11 @@ export function solanaEscrowOrderId(order: SolanaEscrowOrder): `0x${string}` {
   return `0x${hash}`;
 }
 
+/** One memo as a transaction's `memo` field shows it: "[<bytes>] <text>". */
+function memoField(text: string): string {
+  return `[${Buffer.byteLength(text)}] ${text}`;
+}
+
 export function memoInstruction(text: string): Instruction {
   return { programAddress: memoProgramAddress, data: new TextEncoder().encode(text) };
 }
@@ -222,8 +227,8 @@ export function createSolanaEscrow(config: {
       )
         deposit = { signature: record.signature, slot: record.slot, source: read.source };
       if (record.err === null && record.transaction.accountKeys[0] === settler.address) {
-        if (record.memo === `[${`release:${orderId}`.length}] release:${orderId}`) settled = "released";
-        if (record.memo === `[${`refund:${orderId}`.length}] refund:${orderId}`) settled = "refunded";
+        if (record.memo === memoField(`release:${orderId}`)) settled = "released";
+        if (record.memo === memoField(`refund:${orderId}`)) settled = "refunded";
       }
     }
     return { order, vault: vaultAddress, deposit, settled };

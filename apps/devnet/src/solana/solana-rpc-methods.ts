@@ -1,4 +1,4 @@
-import { getBase58Decoder, getBase64Encoder, type Address, address } from "@solana/kit";
+import { type Address, address, getBase58Decoder } from "@solana/kit";
 import { z } from "zod";
 import type { SolanaChain, SolanaTransactionRecord } from "./solana-chain.js";
 import { decodeBase58Bytes, simulationResult } from "./solana-chain.js";
@@ -13,7 +13,6 @@ export interface SolanaRpcDeps {
 type Method = (params: unknown[], deps: SolanaRpcDeps) => unknown;
 
 const base58 = getBase58Decoder();
-const base64Bytes = getBase64Encoder();
 /** The version this stand-in reports (getVersion): litesvm 1.5.0 runs Agave 3.0's runtime. */
 export const solanaStandInVersion = { "solana-core": "3.0.0", "feature-set": 0 } as const;
 const rentEpochOfExemptAccounts = 18446744073709551615n;
@@ -72,7 +71,7 @@ function context(deps: SolanaRpcDeps, config?: { minContextSlot?: number | undef
 function decodeWire(encoded: string, encoding: "base58" | "base64"): Uint8Array {
   try {
     const bytes =
-      encoding === "base64" ? Uint8Array.from(base64Bytes.encode(encoded)) : decodeBase58Bytes(encoded);
+      encoding === "base64" ? new Uint8Array(Buffer.from(encoded, "base64")) : decodeBase58Bytes(encoded);
     if (encoding === "base64" && Buffer.from(bytes).toString("base64") !== encoded)
       throw new Error("not canonical");
     return bytes;
