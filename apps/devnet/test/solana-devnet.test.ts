@@ -11,6 +11,7 @@ import {
   createSolanaRpc,
   devnet as devnetCluster,
   createTransactionMessage,
+  getBase58Decoder,
   getBase58Encoder,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
@@ -403,6 +404,39 @@ describe("the Solana stand-in chain", () => {
 
     const [v0] = await rpc.getSignaturesForAddress(vault, { limit: 1 }).send();
     assert.equal((await rpcCall(url, "getTransaction", [v0!.signature])).error?.code, -32015);
+  });
+
+  it("serves batches, base58 account data up to 128 bytes, and a transaction's wire bytes in base64", async () => {
+    const url = devnet.manifest.rpcUrl;
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify([
+        { jsonrpc: "2.0", id: 1, method: "getSlot" },
+        { jsonrpc: "2.0", id: "two", method: "getAccountInfo", params: [mint] },
+        { jsonrpc: "2.0", id: 3, method: "getAccountInfo", params: [vault] },
+        { jsonrpc: "2.0", id: 4, method: "nope" },
+      ]),
+    });
+    const batch = (await response.json()) as { id: unknown; result?: unknown; error?: { code: number } }[];
+    assert.deepEqual(
+      batch.map((answer) => answer.id),
+      [1, "two", 3, 4],
+    );
+    assert.equal(typeof batch[0]!.result, "number");
+    const mintInfo = batch[1]!.result as { value: { data: [string, string]; space: number } };
+    assert.equal(mintInfo.value.data[1], "base58");
+    assert.equal(getBase58Encoder().encode(mintInfo.value.data[0]).length, mintInfo.value.space);
+    assert.equal(batch[2]!.error?.code, -32600, "a 165-byte token account is too long for base58");
+    assert.equal(batch[3]!.error?.code, -32601);
+    assert.equal(await (await fetch(`${url}/health`)).text(), "ok");
+
+    const [latest] = await rpc.getSignaturesForAddress(vault, { limit: 1 }).send();
+    const raw = await rpc
+      .getTransaction(latest!.signature, { encoding: "base64", maxSupportedTransactionVersion: 0 })
+      .send();
+    const wire = Buffer.from(raw!.transaction[0], "base64");
+    assert.equal(getBase58Decoder().decode(wire.subarray(1, 65)), latest!.signature);
   });
 
   it("advances slots with time and with transactions, and serves airdrops and rent figures", async () => {
