@@ -163,6 +163,30 @@ describe("the Solana stand-in chain", () => {
     assert.equal(mintInfo.value?.owner, TOKEN_PROGRAM_ADDRESS);
     assert.equal(mintInfo.value?.data[1], "base64");
     assert.equal(mintInfo.value?.space, 82n);
+    const parsedVault = await rpc.getAccountInfo(vault, { encoding: "jsonParsed" }).send();
+    assert.deepEqual(parsedVault.value?.data, {
+      program: "spl-token",
+      parsed: {
+        type: "account",
+        info: {
+          isNative: false,
+          mint,
+          owner: devnet.manifest.escrow.settler.address,
+          state: "initialized",
+          tokenAmount: { amount: "0", decimals: 6, uiAmount: 0, uiAmountString: "0" },
+        },
+      },
+      space: 165n,
+    });
+    const parsedMint = await rpc.getAccountInfo(mint, { encoding: "jsonParsed" }).send();
+    const mintData = parsedMint.value?.data as {
+      parsed: { type: string; info: { decimals: number; supply: string } };
+    };
+    assert.equal(mintData.parsed.type, "mint");
+    assert.equal(mintData.parsed.info.decimals, 6);
+    assert.ok(BigInt(mintData.parsed.info.supply) > 0n);
+    const system = await rpc.getAccountInfo(user.address, { encoding: "jsonParsed" }).send();
+    assert.deepEqual(system.value?.data, ["", "base64"], "an account no parser knows is shown in base64");
   });
 
   it("takes a wallet's signed SOL transfer in base64 and reports its status, transaction, balances and signatures", async () => {

@@ -106,6 +106,8 @@ export interface SolanaChain {
   account(account: Address): MaybeEncodedAccount;
   minimumBalanceForRentExemption(dataLength: number): bigint;
   tokenAmount(account: Address): SolanaUiTokenAmount | undefined;
+  /** A mint's decimals (0 for an account that is not a mint). */
+  tokenDecimals(mint: string): number;
   /** Writes genesis state (accounts present before the first slot). */
   setGenesisAccount(account: {
     address: Address;
@@ -427,6 +429,7 @@ export function createSolanaChain(config: SolanaChainConfig): SolanaChain {
     account: (account) => svm.getAccount(account),
     minimumBalanceForRentExemption: (dataLength) => svm.minimumBalanceForRentExemption(BigInt(dataLength)),
     tokenAmount,
+    tokenDecimals: mintDecimals,
     setGenesisAccount(account) {
       svm.setAccount({
         address: account.address,

@@ -2,6 +2,7 @@ import { type Address, address, getBase58Decoder } from "@solana/kit";
 import { z } from "zod";
 import type { SolanaChain, SolanaTransactionRecord } from "./solana-chain.js";
 import { decodeBase58Bytes, simulationResult } from "./solana-chain.js";
+import { parseTokenAccountData } from "./parse-token-account-data.js";
 import { invalidParams, SolanaRpcError, solanaRpcErrorCodes } from "./solana-rpc-error.js";
 
 /** What the RPC server needs beside the chain: the faucet behind requestAirdrop. */
@@ -164,17 +165,22 @@ const methods: Record<string, Method> = {
       params,
     );
     const encoding = config?.encoding ?? "base58";
-    if (encoding !== "base58" && encoding !== "base64")
-      throw invalidParams(`Invalid params: encoding ${encoding} is not served by this stand-in (use base64)`);
+    if (encoding === "base64+zstd")
+      throw invalidParams("Invalid params: encoding base64+zstd is not served by this stand-in (use base64)");
     const ctx = context(deps, config);
     const found = deps.chain.account(account);
     if (!found.exists) return { context: ctx, value: null };
     const slice = config?.dataSlice;
     const data = slice ? found.data.subarray(slice.offset, slice.offset + slice.length) : found.data;
+    // Like a node: jsonParsed for the accounts it can parse, base64 for every other one.
+    const parsed =
+      encoding === "jsonParsed" && !slice
+        ? parseTokenAccountData(found, (mint) => deps.chain.tokenDecimals(mint))
+        : undefined;
     return {
       context: ctx,
       value: {
-        data: encodeAccountData(Uint8Array.from(data), encoding),
+        data: parsed ?? encodeAccountData(Uint8Array.from(data), encoding === "base58" ? "base58" : "base64"),
         executable: found.executable,
         lamports: found.lamports,
         owner: found.programAddress,
