@@ -185,11 +185,7 @@ export function readSolanaDeposit(
  * The devnet's Solana escrow: a vault token account per mint owned by the settler authority, whose
  * code (not a program) enforces the order's rules before it signs a release or a refund.
  */
-export function createSolanaEscrow(config: {
-  chain: SolanaChain;
-  settler: SolanaKeypair;
-  decimalsOf(mint: Address): number;
-}): SolanaEscrow {
+export function createSolanaEscrow(config: { chain: SolanaChain; settler: SolanaKeypair }): SolanaEscrow {
   const { chain, settler } = config;
   const orders = new Map<string, SolanaEscrowOrder>();
   const vaults = new Map<string, Promise<Address>>();
@@ -274,7 +270,7 @@ export function createSolanaEscrow(config: {
           destination,
           authority: settlerSigner,
           amount: found.order.amount,
-          decimals: config.decimalsOf(found.order.mint),
+          decimals: chain.tokenDecimals(found.order.mint),
         }),
         memoInstruction(`${kind}:${orderId}`),
       ]);

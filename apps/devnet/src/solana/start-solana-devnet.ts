@@ -124,7 +124,7 @@ export async function startSolanaDevnet(config: {
     ),
   });
 
-  const escrow = createSolanaEscrow({ chain, settler, decimalsOf: () => usdcDecimals });
+  const escrow = createSolanaEscrow({ chain, settler });
   const server = await startSolanaRpcServer(
     { port: config.rpcPort },
     {
