@@ -30,6 +30,7 @@ import { getTransferSolInstruction } from "@solana-program/system";
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import { pino } from "pino";
 import { compileSolanaDeposit, type SolanaEscrowOrder } from "../src/solana/solana-escrow.js";
+import { solanaKeypairFromSecretKey } from "../src/solana/solana-keypair.js";
 import { type SolanaDevnet, startSolanaDevnet } from "../src/solana/start-solana-devnet.js";
 
 const logger = pino({ level: "silent" });
@@ -145,6 +146,8 @@ describe("the Solana stand-in chain", () => {
     try {
       assert.equal(again.manifest.chainDomain, devnet.manifest.chainDomain);
       assert.deepEqual(again.manifest.users, devnet.manifest.users);
+      for (const account of devnet.manifest.users)
+        assert.equal(solanaKeypairFromSecretKey(account.secretKey).address, account.address);
       assert.equal(await createSolanaRpc(again.manifest.rpcUrl).getGenesisHash().send(), genesisHash);
     } finally {
       await again.stop();

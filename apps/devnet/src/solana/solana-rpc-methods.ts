@@ -385,9 +385,6 @@ const methods: Record<string, Method> = {
   },
 };
 
-/** The JSON-RPC methods this stand-in serves, by name. */
-export const solanaRpcMethodNames = Object.keys(methods);
-
 /** Runs one call; every refusal is a SolanaRpcError. */
 export function callSolanaRpcMethod(method: string, params: unknown, deps: SolanaRpcDeps): unknown {
   const run = Object.hasOwn(methods, method) ? methods[method] : undefined;

@@ -140,10 +140,3 @@ export function parseWireTransaction(bytes: Uint8Array): WireTransaction {
     addressTableLookups,
   };
 }
-
-/** Whether the account at `index` may be written by the transaction (the header's rule). */
-export function isWritableIndex(tx: WireTransaction, index: number): boolean {
-  const { numRequiredSignatures, numReadonlySignedAccounts, numReadonlyUnsignedAccounts } = tx.header;
-  if (index < numRequiredSignatures) return index < numRequiredSignatures - numReadonlySignedAccounts;
-  return index < tx.accountKeys.length - numReadonlyUnsignedAccounts;
-}
