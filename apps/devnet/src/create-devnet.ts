@@ -108,6 +108,7 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
     const solana = await startSolanaDevnet({
       rpcPort: config.solanaRpcPort ?? 0,
       clock: config.clock ?? systemClock,
+      pollIntervalMs,
       evmChains: chains.manifest.chains,
       logger: logger.child({ service: "solana-rpc" }),
     });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createAdjustableClock } from "@hub/clock";
+import { pollUntil } from "@hub/test-support";
 import {
   type Address,
   address,
@@ -322,7 +323,7 @@ describe("the Solana stand-in chain", () => {
     await assert.rejects(devnet.escrow.refund(orderId), { reason: "already-settled" });
   });
 
-  it("refunds a deposit to the user, and only after the order's expiry on the chain's clock", async () => {
+  it("refunds a deposit to the user by itself once the order expires on the chain's clock, and not before", async () => {
     const order: SolanaEscrowOrder = {
       user: otherUser.address,
       mint,
@@ -334,10 +335,15 @@ describe("the Solana stand-in chain", () => {
     await deposit(order, orderId);
     const userAfterDeposit = await tokenBalance(otherUser.address);
     await assert.rejects(devnet.escrow.refund(orderId), { reason: "not-expired" });
+    assert.ok(!(await devnet.escrow.refundExpired()).includes(orderId));
     devnet.chain.increaseTime(121);
-    await devnet.escrow.refund(orderId);
+    await pollUntil("the settler refunds the expired deposit", async () =>
+      (await devnet.escrow.state(orderId)) === "refunded" ? true : undefined,
+    );
     assert.equal(await tokenBalance(otherUser.address), userAfterDeposit + 300_000n);
-    assert.equal(await devnet.escrow.state(orderId), "refunded");
+    const [refund] = await rpc.getSignaturesForAddress(vault, { limit: 1 }).send();
+    assert.equal(refund?.memo, `[73] refund:${orderId}`);
+    await assert.rejects(devnet.escrow.refund(orderId), { reason: "already-settled" });
     await assert.rejects(devnet.escrow.release(orderId, solver.address), { reason: "already-settled" });
   });
 

@@ -56,6 +56,8 @@ export interface SolanaEscrow {
   release(orderId: string, solver: Address): Promise<string>;
   /** Pays the deposit back to the user's token account, only after expiry. Answers the signature. */
   refund(orderId: string): Promise<string>;
+  /** Refunds every registered order that is deposited, unreleased and past its expiry; answers their ids. */
+  refundExpired(): Promise<string[]>;
 }
 
 export class SolanaEscrowError extends Error {
@@ -188,6 +190,8 @@ export function readSolanaDeposit(
 export function createSolanaEscrow(config: { chain: SolanaChain; settler: SolanaKeypair }): SolanaEscrow {
   const { chain, settler } = config;
   const orders = new Map<string, SolanaEscrowOrder>();
+  // Registered orders not yet released or refunded: what refundExpired looks at.
+  const unsettled = new Set<string>();
   const vaults = new Map<string, Promise<Address>>();
   const settling = new Set<string>();
 
@@ -274,6 +278,7 @@ export function createSolanaEscrow(config: { chain: SolanaChain; settler: Solana
         }),
         memoInstruction(`${kind}:${orderId}`),
       ]);
+      unsettled.delete(orderId);
       return record.signature;
     } finally {
       settling.delete(orderId);
@@ -286,6 +291,7 @@ export function createSolanaEscrow(config: { chain: SolanaChain; settler: Solana
     register(order) {
       const orderId = solanaEscrowOrderId(order);
       orders.set(orderId, order);
+      unsettled.add(orderId);
       return orderId;
     },
     deposit: async (orderId) => (await history(orderId))?.deposit,
@@ -296,5 +302,22 @@ export function createSolanaEscrow(config: { chain: SolanaChain; settler: Solana
     },
     release: (orderId, solver) => payOut(orderId, "release", () => solver),
     refund: (orderId) => payOut(orderId, "refund", (order) => order.user),
+    async refundExpired() {
+      const refunded: string[] = [];
+      for (const orderId of [...unsettled]) {
+        if (chain.unixTimestamp() < orders.get(orderId)!.expires || settling.has(orderId)) continue;
+        const found = await history(orderId);
+        if (found?.settled) unsettled.delete(orderId);
+        if (!found?.deposit || found.settled) continue;
+        try {
+          await payOut(orderId, "refund", (order) => order.user);
+          refunded.push(orderId);
+        } catch (error) {
+          // Settled meanwhile by another caller: nothing left to refund.
+          if (!(error instanceof SolanaEscrowError && error.reason === "already-settled")) throw error;
+        }
+      }
+      return refunded;
+    },
   };
 }

@@ -10,6 +10,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
 import type { Logger } from "pino";
+import { createPollLoop } from "../create-poll-loop.js";
 import { createSolanaChain, type SolanaChain } from "./solana-chain.js";
 import { createSolanaEscrow, type SolanaEscrow } from "./solana-escrow.js";
 import { devnetSolanaKeypair, type SolanaKeypair } from "./solana-keypair.js";
@@ -49,6 +50,8 @@ export async function startSolanaDevnet(config: {
   /** 0 picks a free port. */
   rpcPort: number;
   clock: Clock;
+  /** How often the settler looks for expired deposits to refund; 100 ms by default. */
+  pollIntervalMs?: number;
   /** The EVM devnet chains whose USDC the Solana USDC stands for. */
   evmChains: DevnetChain[];
   logger: Logger;
@@ -125,6 +128,15 @@ export async function startSolanaDevnet(config: {
   });
 
   const escrow = createSolanaEscrow({ chain, settler });
+  // No program lets the user withdraw, so the settler refunds each expired deposit itself.
+  const refunds = createPollLoop(
+    { name: "solana-escrow-refunds", intervalMs: config.pollIntervalMs ?? 100, logger: config.logger },
+    async () => {
+      const refunded = await escrow.refundExpired();
+      if (refunded.length > 0)
+        config.logger.info({ orderIds: refunded }, "solana escrow refunded expired deposits");
+    },
+  );
   const server = await startSolanaRpcServer(
     { port: config.rpcPort },
     {
@@ -159,5 +171,14 @@ export async function startSolanaDevnet(config: {
     users: users.map(exported),
     solvers: solvers.map(exported),
   };
-  return { manifest, chain, escrow, stop: () => server.stop() };
+  refunds.start();
+  return {
+    manifest,
+    chain,
+    escrow,
+    async stop() {
+      await refunds.stop();
+      await server.stop();
+    },
+  };
 }
