@@ -31,7 +31,8 @@ async function startHub(): Promise<{ hub: HubApp; upstream: HeldUpstream }> {
   hub = createTestHubApp({
     config: { outboundPerProvider: 2, organizationBucket: { ratePerSecond: 1000, burst: 1000 } },
     sql: db.sql,
-    providers: [{ id: "devnet", baseUrl: upstream.url, timeoutMs: 30_000 }],
+    // Seeded quotes are stored in the reference aggregator's shape.
+    providers: [{ id: "devnet", dialect: "oif-aggregator", baseUrl: upstream.url, timeoutMs: 30_000 }],
   });
   return { hub, upstream };
 }
