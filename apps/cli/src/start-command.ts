@@ -55,6 +55,8 @@ export interface RunningStack {
   devFile: string;
   /** The operator listener's /metrics URL (METRICS_PORT, 127.0.0.1). */
   metricsUrl: string;
+  /** Milliseconds from the start of startStack to the end of each phase, in order. */
+  phases: Record<string, number>;
   stop(): Promise<void>;
 }
 
@@ -83,6 +85,11 @@ async function writeFileAtomically(path: string, text: string): Promise<void> {
  * sign-in link for its member; writes dev.json once everything answers.
  */
 export async function startStack(config: StackConfig, logger: Logger): Promise<RunningStack> {
+  const startedAt = performance.now();
+  const phases: Record<string, number> = {};
+  const phaseDone = (name: string) => {
+    phases[name] = Math.round(performance.now() - startedAt);
+  };
   const cleanup: Array<() => Promise<void>> = [];
   const stop = async () => {
     for (const step of cleanup.splice(0).reverse()) {
@@ -98,22 +105,31 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const devFile = join(dataDir, "dev.json");
 
-    const store = await openStore({
-      dataDir,
-      ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
-    });
-    cleanup.push(() => store.close());
-
-    let devnet: Devnet | undefined;
-    if (config.HUB_DEVNET) {
-      devnet = await createDevnet({
-        port: config.DEVNET_PORT,
-        rpcPorts: config.DEVNET_RPC_PORTS,
+    // The store and the devnet are independent: PGlite's work is in this process, the chains' in anvil.
+    const [openedStore, startedDevnet] = await Promise.allSettled([
+      openStore({
         dataDir,
-        logger: logger.child({ part: "devnet" }),
-      });
-      cleanup.push(() => devnet!.stop());
+        ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
+      }).finally(() => phaseDone("store")),
+      config.HUB_DEVNET
+        ? createDevnet({
+            port: config.DEVNET_PORT,
+            rpcPorts: config.DEVNET_RPC_PORTS,
+            dataDir,
+            logger: logger.child({ part: "devnet" }),
+          }).finally(() => phaseDone("devnet"))
+        : undefined,
+    ]);
+    if (openedStore.status === "fulfilled") cleanup.push(() => openedStore.value.close());
+    if (startedDevnet.status === "fulfilled" && startedDevnet.value) {
+      const running = startedDevnet.value;
+      cleanup.push(() => running.stop());
     }
+    if (openedStore.status === "rejected") throw openedStore.reason;
+    if (startedDevnet.status === "rejected") throw startedDevnet.reason;
+    const store = openedStore.value;
+    const devnet: Devnet | undefined = startedDevnet.value;
+
     const catalogFile = config.HUB_CATALOG_FILE ?? devnet?.files.catalogFile;
     if (!catalogFile) throw new Error("HUB_CATALOG_FILE is required when HUB_DEVNET=0");
     const catalog = await loadCatalog(catalogFile);
@@ -128,6 +144,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       for (const chain of devnet.manifest.chains)
         await createChainFactsStore(store.sql).forgetChainHistory(chain.chainDomain);
     }
+    phaseDone("catalog");
     const reconcilerChains: ReconcilerChainConfig[] = devnet
       ? reconcilerChainsFromManifest(devnet.manifest)
       : catalog.families.evm.flatMap((chain) => {
@@ -185,6 +202,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     });
     cleanup.push(() => hub.close());
     const hubUrl = await hub.app.listen({ host: "127.0.0.1", port: config.HUB_PORT });
+    phaseDone("hub");
 
     const reservations = createReservationBook(store.sql);
     const admin = createAdmin({
@@ -207,6 +225,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
           ...(await readPreviousKey(devFile).then((key) => (key ? { previousKey: key } : {}))),
         })
       : undefined;
+    phaseDone("admin");
 
     const credentials = createCredentialResolver(
       {},
@@ -243,6 +262,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       port: config.METRICS_PORT,
     });
     cleanup.push(() => metricsListener.stop());
+    phaseDone("gateway");
 
     const dashboard = createDashboardApp({
       config: {
@@ -259,6 +279,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     const signIn = development
       ? await admin.inviteMember({ orgId: development.orgId, email: DEVELOPMENT_MEMBER_EMAIL })
       : undefined;
+    phaseDone("dashboard");
 
     const dev: DevFile = {
       baseUrl: `${gatewayUrl}/v1`,
@@ -278,7 +299,8 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       accounts: (devnet?.manifest.users ?? []).map(({ address, privateKey }) => ({ address, privateKey })),
     };
     await writeFileAtomically(devFile, `${JSON.stringify(dev, null, 2)}\n`);
-    return { dev, devFile, metricsUrl: metricsListener.url, stop };
+    phaseDone("ready");
+    return { dev, devFile, metricsUrl: metricsListener.url, phases, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -305,6 +327,10 @@ export async function runStart(
   console.log(`metrics         ${stack.metricsUrl}  (operator only)`);
   console.log(`dev file        ${stack.devFile}`);
   console.log(`ready in ${Math.round(performance.now() - startedAt)} ms: ${dev.baseUrl}`);
+  logger.info(
+    { phases: stack.phases, sinceProcessStartMs: Math.round(performance.now()) },
+    "start-up phases",
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {

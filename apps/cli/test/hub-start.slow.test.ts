@@ -20,7 +20,7 @@ interface Started {
 }
 
 function startStack(): Started {
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", "start"], {
+  const child = spawn(process.execPath, ["apps/cli/bin/hub.js", "start"], {
     cwd: root,
     env: {
       ...process.env,

@@ -53,7 +53,7 @@ interface Answer {
 
 /** `hub start` against the external devnet: its own process, so SIGKILL is a real crash. */
 function startHub(env: NodeJS.ProcessEnv, dataDir: string, previous: string | undefined) {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", "start"], {
+  const child: ChildProcess = spawn(process.execPath, ["apps/cli/bin/hub.js", "start"], {
     cwd: root,
     env,
     stdio: ["ignore", "ignore", "pipe"],
