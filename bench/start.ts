@@ -17,6 +17,8 @@ interface StartRun {
   readyMs: number;
   /** The process's own clock at ready: module loading plus the stack's phases. */
   sinceProcessStartMs: number;
+  /** CPU time (user and system, every thread of the process, not anvil's) up to ready. */
+  cpuMs: number;
   /** Milliseconds from the start of the stack to the end of each phase. */
   phases: Record<string, number>;
 }
@@ -65,8 +67,8 @@ async function startOnce(dataDir: string): Promise<StartRun> {
       };
       look();
     });
-    const { phases, sinceProcessStartMs } = JSON.parse(phasesLine) as StartRun;
-    return { readyMs: Math.round(readyMs), sinceProcessStartMs, phases };
+    const { phases, sinceProcessStartMs, cpuMs } = JSON.parse(phasesLine) as StartRun;
+    return { readyMs: Math.round(readyMs), sinceProcessStartMs, cpuMs, phases };
   } finally {
     child.kill("SIGTERM");
     await exited;
@@ -96,6 +98,7 @@ export async function run(options: { runs?: number } = {}): Promise<object> {
     readyMsMedian: median(list.map((r) => r.readyMs)),
     readyMs: list.map((r) => r.readyMs),
     sinceProcessStartMs: list.map((r) => r.sinceProcessStartMs),
+    cpuMs: list.map((r) => r.cpuMs),
     phasesOfMedianRun: list.find((r) => r.readyMs === median(list.map((x) => x.readyMs)))?.phases,
   });
   return {
