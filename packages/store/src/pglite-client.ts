@@ -1,4 +1,5 @@
-import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { cp } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { acquireDirectoryLock } from "./directory-lock.js";
@@ -32,8 +33,9 @@ export async function createPgliteClient(
   const lock = acquireDirectoryLock(`${dir}.lock`);
   let db: PGlite;
   try {
+    // Copied on libuv's threads (40 MB), so a start's other work goes on meanwhile.
     if (options.template && !existsSync(join(dir, "PG_VERSION")))
-      cpSync(options.template, dir, { recursive: true });
+      await cp(options.template, dir, { recursive: true });
     db = await PGlite.create(dir);
   } catch (error) {
     lock.release();
