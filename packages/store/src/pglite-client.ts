@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from "node:fs";
-import { cp } from "node:fs/promises";
+import { cp, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { acquireDirectoryLock } from "./directory-lock.js";
@@ -33,9 +33,14 @@ export async function createPgliteClient(
   const lock = acquireDirectoryLock(`${dir}.lock`);
   let db: PGlite;
   try {
-    // Copied on libuv's threads (40 MB), so a start's other work goes on meanwhile.
-    if (options.template && !existsSync(join(dir, "PG_VERSION")))
-      await cp(options.template, dir, { recursive: true });
+    if (options.template && !existsSync(join(dir, "PG_VERSION"))) {
+      // Copied on libuv's threads (40 MB), so a start's other work goes on meanwhile, and under
+      // another name first, so a start killed mid-copy leaves no half database behind.
+      const copying = `${dir}.copying`;
+      await rm(copying, { recursive: true, force: true });
+      await cp(options.template, copying, { recursive: true });
+      await rename(copying, dir);
+    }
     db = await PGlite.create(dir);
   } catch (error) {
     lock.release();
