@@ -15,11 +15,11 @@ const PGLITE_VERSION = JSON.parse(
 ).version as string;
 
 /**
- * Where `hub start` keeps its migrated template: `$XDG_CACHE_HOME/intent-hub/pglite-templates`, or
- * `~/.cache/...`. Owner-only, so no other user can plant a template that becomes someone's database.
+ * Where `hub start` keeps its migrated template: `~/.cache/intent-hub/pglite-templates`, owner-only,
+ * so no other user can plant a template that becomes someone's database.
  */
 export function defaultPgliteTemplateCache(): string {
-  return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "intent-hub", "pglite-templates");
+  return join(homedir(), ".cache", "intent-hub", "pglite-templates");
 }
 
 /**
