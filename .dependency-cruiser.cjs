@@ -18,6 +18,21 @@ module.exports = {
       to: { path: "^(packages|apps)/|^@hub/", pathNot: "^packages/$1/" },
     },
     {
+      name: "sdk-imports-contract-types-only",
+      comment:
+        "The published SDK needs nothing at runtime: of the workspace it imports only the contract, and only its types.",
+      severity: "error",
+      from: { path: "^packages/sdk/src/" },
+      to: { path: "^(packages|apps)/|^@hub/", pathNot: "^packages/sdk/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "sdk-imports-only-the-contract",
+      comment: "Of the workspace, the SDK's sources import the contract only.",
+      severity: "error",
+      from: { path: "^packages/sdk/src/" },
+      to: { path: "^(packages|apps)/|^@hub/", pathNot: "^packages/(sdk|contract)/" },
+    },
+    {
       name: "dashboard-imports-no-other-app",
       comment:
         "The dashboard is built on packages (admin, store, counters, clock); what it needs of the hub, such as the reservation book, the start command passes in.",

@@ -70,6 +70,7 @@ export async function run(): Promise<object> {
   const providerConfigs: ProviderConfigInput[] = providers.map((p, i) => ({
     id: `p${i}`,
     kind: "oif-aggregator",
+    dialect: "oif-aggregator",
     baseUrl: p.url,
     connections: 128,
     // Long enough that a loaded machine shows up as overhead, not as refusals.

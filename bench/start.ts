@@ -1,8 +1,8 @@
 // Start-up benchmark: `hub start` (what `npm start` runs, `node apps/cli/bin/hub.js start`, spawned
 // straight from node so npm's own start-up is not counted) to ready, on a fresh data dir and
 // then on the same dir again (existing), with the devnet and the embedded PGlite, every listener on a
-// free port. "Ready" is the "ready in" line on stdout, printed once dev.json is written and every
-// listener answers. Each run also reports the process's phases (the "start-up phases" log line).
+// free port and JSON logs. "Ready" is the "ready in" log line, written once dev.json is written and
+// every listener answers. Each run also reports the process's phases (the "start-up phases" line).
 // `npm run bench -- start` (START_RUNS pairs, default 3), or standalone: `node --import tsx bench/start.ts`.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -35,6 +35,7 @@ async function startOnce(dataDir: string): Promise<StartRun> {
     DEVNET_PORT: "0",
     DEVNET_RPC_PORTS: "0,0",
     LOG_LEVEL: "info",
+    LOG_FORMAT: "json",
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
@@ -44,30 +45,32 @@ async function startOnce(dataDir: string): Promise<StartRun> {
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
+  const lines: { msg?: string }[] = [];
+  let pending = "";
   let stderr = "";
   child.stderr.on("data", (chunk) => {
     stderr += chunk;
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   try {
-    const readyMs = await new Promise<number>((resolve, reject) => {
+    // The ready line, then the phases line.
+    let readyMs = 0;
+    const phasesLine = await new Promise<StartRun>((resolve, reject) => {
       child.stdout.on("data", (chunk) => {
-        output += chunk;
-        if (/^ready in /m.test(output)) resolve(performance.now() - started);
+        const parts = (pending + chunk).split("\n");
+        pending = parts.pop() ?? "";
+        for (const part of parts) {
+          const line = JSON.parse(part) as { msg?: string };
+          lines.push(line);
+          if (line.msg?.startsWith("ready in ")) readyMs = performance.now() - started;
+          if (line.msg === "start-up phases") resolve(line as unknown as StartRun);
+        }
       });
-      child.once("exit", (code) => reject(new Error(`hub start exited ${code}: ${stderr}${output}`)));
+      child.once("exit", (code) =>
+        reject(new Error(`hub start exited ${code}: ${stderr}${JSON.stringify(lines)}`)),
+      );
     });
-    // The phases line follows the ready line.
-    const phasesLine = await new Promise<string>((resolve) => {
-      const look = () => {
-        const line = output.split("\n").find((l) => l.includes('"start-up phases"'));
-        if (line) resolve(line);
-        else setTimeout(look, 10);
-      };
-      look();
-    });
-    const { phases, sinceProcessStartMs, cpuMs } = JSON.parse(phasesLine) as StartRun;
+    const { phases, sinceProcessStartMs, cpuMs } = phasesLine;
     return { readyMs: Math.round(readyMs), sinceProcessStartMs, cpuMs, phases };
   } finally {
     child.kill("SIGTERM");

@@ -39,7 +39,15 @@ export async function run(
     catalog: benchCatalog(),
     logger: quiet,
     sql: db.sql,
-    providers: [{ id: "scripted", kind: "oif-aggregator", baseUrl: aggregator.url, timeoutMs: 2000 }],
+    providers: [
+      {
+        id: "scripted",
+        kind: "oif-aggregator",
+        dialect: "oif-aggregator",
+        baseUrl: aggregator.url,
+        timeoutMs: 2000,
+      },
+    ],
   });
   const gateway = await startBenchGateway(hub, { hubSecret: HUB_SECRET, organization: ORG });
   const { url, key } = gateway;

@@ -49,7 +49,7 @@ for (const name of ["DATABASE_URL", "REDIS_URL"]) {
   console.warn(`${name} not set and no local server answers: suites that need it will report as skipped`);
 }
 
-const files = ["packages", "apps"]
+const files = ["packages", "apps", "examples"]
   .flatMap((top) => findTests(join(root, top), []))
   .filter((f) => !(fast && f.endsWith(".slow.test.ts")))
   .filter((f) => filters.length === 0 || filters.some((needle) => f.includes(needle)))

@@ -21,6 +21,7 @@ if (argv[0] === "start") {
       dataDir,
       ...(databaseUrl ? { databaseUrl } : {}),
       dashboardUrl: dashboardUrl(dataDir),
+      operatorUrl: `http://127.0.0.1:${process.env.METRICS_PORT || 9090}`,
     },
     {
       stdout: (text) => process.stdout.write(text),

@@ -6,6 +6,7 @@ import { UsageError } from "./usage-error.js";
 export type Command =
   | { kind: "help"; text: string }
   | { kind: "migrate"; json: boolean }
+  | { kind: "doctor"; url: string | undefined; json: boolean }
   | { kind: "admin"; request: AdminRequest; json: boolean };
 
 type Values = Record<string, string | string[] | boolean | undefined>;
@@ -29,6 +30,7 @@ export const TOP_USAGE = `Usage: hub <command> [options]
 Commands:
   start                                              run the full local stack (what npm start runs)
   migrate [--json]                                   apply pending database migrations
+  doctor [--url URL] [--json]                        what the running stack's /readyz says, check by check
   admin org create --name NAME                       create an organization
   admin org list [--limit N] [--after ORG]           list organizations, oldest first
   admin org show ORG                                 show an organization and its project
@@ -72,6 +74,13 @@ Applies the pending numbered migrations (packages/store/migrations) to the datab
 transaction. Safe to run while other processes start: they wait for each other.
 
 ${ENVIRONMENT}`;
+
+const DOCTOR_USAGE = `Usage: hub doctor [--url URL] [--json]
+
+Reads the running stack's readiness (GET /readyz on its operator listener) and prints every check:
+the database, Redis when configured, each upstream, each chain's RPC and the reconciler's lag.
+--url: the operator listener (default http://127.0.0.1:$METRICS_PORT, 9090).
+Exit codes: 0 ready, 1 not ready, stopping or unreachable, 2 bad arguments.`;
 
 const ORIGIN_HELP = `An origin is exact: http or https, host, optional port, no path, no wildcard
 (e.g. https://app.example.com, http://127.0.0.1:5173). Default ports are dropped.`;
@@ -277,6 +286,19 @@ export function parseCommand(argv: readonly string[]): Command {
     const unknown = rest.find((arg) => arg !== "--json");
     if (unknown !== undefined) throw new UsageError(`unknown argument ${unknown}`, MIGRATE_USAGE);
     return { kind: "migrate", json: rest.includes("--json") };
+  }
+  if (command === "doctor") {
+    if (rest.some(isHelp)) return { kind: "help", text: DOCTOR_USAGE };
+    let values: Values;
+    try {
+      ({ values } = parseArgs({ args: rest, options: { url: text, json }, strict: true }));
+    } catch (error) {
+      throw new UsageError((error as Error).message, DOCTOR_USAGE);
+    }
+    const url = typeof values.url === "string" ? values.url : undefined;
+    if (url !== undefined && !URL.canParse(url))
+      throw new UsageError(`--url ${url} is not a URL`, DOCTOR_USAGE);
+    return { kind: "doctor", url, json: values.json === true };
   }
   if (command !== "admin") throw new UsageError(`unknown command ${command}`, TOP_USAGE);
 

@@ -18,6 +18,8 @@ export interface CliConfig {
   databaseUrl?: string;
   /** Where the printed invite links point (`<dashboardUrl>/sign-in/<token>`). */
   dashboardUrl?: string;
+  /** The running stack's operator listener (`hub doctor` reads its /readyz); default 127.0.0.1:9090. */
+  operatorUrl?: string;
 }
 
 export interface CliIo {
@@ -132,6 +134,10 @@ export async function runCli(argv: readonly string[], config: CliConfig, io: Cli
       return 0;
     }
     json = command.json;
+    if (command.kind === "doctor") {
+      const { runDoctor } = await import("./run-doctor.js");
+      return await runDoctor(command.url ?? config.operatorUrl ?? "http://127.0.0.1:9090", json, io);
+    }
     if (command.kind === "migrate") {
       const store = await openConfiguredStore(config, "migrate");
       await store.close();

@@ -57,7 +57,7 @@ export const stackConfigSchema = z.object({
     .string()
     .optional()
     .describe(
-      "JSON list of upstream providers (kind oif-aggregator, the default, or external-aggregator); defaults to the devnet's OIF aggregator and external aggregator when the devnet runs.",
+      "JSON list of upstream providers (kind oif-aggregator, the default, with dialect oif-spec-1, the default, or oif-aggregator; or external-aggregator); defaults to the devnet's OIF aggregator in both dialects and its external aggregator when the devnet runs.",
     ),
   HUB_CHAIN_RPC_URLS: z
     .string()
@@ -125,6 +125,15 @@ export const stackConfigSchema = z.object({
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
     .default("info")
     .describe("Log level of every process."),
+  LOG_FORMAT: z
+    .enum(["json", "pretty"])
+    .optional()
+    .describe(
+      "Log lines as JSON or human-readable (pino-pretty); unset: pretty on a terminal, JSON otherwise.",
+    ),
+  HUB_READY_MAX_LAG_BLOCKS: positiveInt
+    .default(64)
+    .describe("Blocks the reconciler may be behind a chain's head before /readyz says not ready."),
 });
 
 export type StackConfig = z.infer<typeof stackConfigSchema>;

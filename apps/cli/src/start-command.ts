@@ -5,11 +5,12 @@ import { performance } from "node:perf_hooks";
 import { systemClock } from "@hub/clock";
 import type { Counters } from "@hub/counters";
 import type { Devnet } from "@hub/devnet-app";
-import type { ReconcilerChainConfig } from "@hub/hub-app";
+import type { ReadinessCheck, ReconcilerChainConfig } from "@hub/hub-app";
 import { openStore } from "@hub/store";
 import { Redis } from "ioredis";
-import { type Logger, pino } from "pino";
+import type { Logger } from "pino";
 import { Registry } from "prom-client";
+import { createStackLogger } from "./create-stack-logger.js";
 import { parseStackConfig, type StackConfig } from "./stack-config.js";
 
 /**
@@ -42,7 +43,8 @@ export interface DevFile {
   apiKey: string | null;
   projectId: string | null;
   allowedOrigin: string | null;
-  chains: { chainDomain: string; chainId: number; rpcUrl: string }[];
+  /** Each devnet chain; undeclaredToken is a token the catalog leaves out (the oif-swap-token lane's source). */
+  chains: { chainDomain: string; chainId: number; rpcUrl: string; undeclaredToken: string }[];
   accounts: { address: string; privateKey: string }[];
 }
 
@@ -50,12 +52,17 @@ export interface DevFile {
 export interface RunningStack {
   dev: DevFile;
   devFile: string;
-  /** The operator listener's /metrics URL (METRICS_PORT, 127.0.0.1). */
+  /** The operator listener's /metrics URL (METRICS_PORT, 127.0.0.1); /livez and /readyz beside it. */
   metricsUrl: string;
   /** Milliseconds from the start of startStack to the end of each phase, in order. */
   phases: Record<string, number>;
+  /** From now on /readyz answers 503 `stopping` on every listener, so balancers drain the stack. */
+  markStopping(): void;
   stop(): Promise<void>;
 }
+
+/** How long a stop may take before the process ends regardless (DESIGN §4). */
+export const STOP_TIMEOUT_MS = 10_000;
 
 /** The member account of the development organization that dashboardSignInUrl signs in. */
 const DEVELOPMENT_MEMBER_EMAIL = "developer@example.com";
@@ -67,6 +74,38 @@ async function readPreviousKey(devFile: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The shared counters' Redis client. While Redis cannot be reached every command fails at once (no
+ * offline queue), so the lockout and the buckets refuse calls without waiting (docs/decisions.md,
+ * Redis down); the client reconnects by itself. An outage and the recovery are logged once each.
+ */
+async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    commandTimeout: 1000,
+    maxRetriesPerRequest: 1,
+  });
+  let down = false;
+  redis.on("error", (error: Error) => {
+    if (down) return;
+    down = true;
+    logger.error({ err: error }, "Redis cannot be reached: every API call answers EPX0053 until it is back");
+  });
+  redis.on("ready", () => {
+    if (!down) return;
+    down = false;
+    logger.warn("Redis is back: lockouts and buckets are shared again");
+  });
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw new Error("REDIS_URL cannot be reached", { cause: error });
+  }
+  return redis;
 }
 
 async function writeFileAtomically(path: string, text: string): Promise<void> {
@@ -143,7 +182,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
         createHubApp,
         createReservationBook,
         devnetExternalProvider,
-        devnetProvider,
+        devnetProviders,
         loadCatalog,
         parseProvidersConfig,
         reconcilerChainsFromManifest,
@@ -158,7 +197,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     const providers = config.HUB_PROVIDERS_FILE
       ? parseProvidersConfig(JSON.parse(await readFile(config.HUB_PROVIDERS_FILE, "utf8")))
       : devnet
-        ? [devnetProvider(devnet.url), devnetExternalProvider(devnet.url)]
+        ? [...devnetProviders(devnet.url), devnetExternalProvider(devnet.url)]
         : [];
     if (providers.length === 0) logger.warn("no upstream provider configured: every quote answers EIN0008");
     if (devnet) {
@@ -193,9 +232,11 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
         });
 
     let counters: Counters;
+    const readinessChecks: ReadinessCheck[] = [];
     if (config.REDIS_URL) {
-      const redis = new Redis(config.REDIS_URL, { commandTimeout: 1000, maxRetriesPerRequest: 1 });
+      const redis = await connectRedis(config.REDIS_URL, logger);
       cleanup.push(async () => void (await redis.quit()));
+      readinessChecks.push({ name: "redis", run: async () => void (await redis.ping()) });
       counters = createRedisCounters(
         { prefix: "hub:", bucketIdleMs: config.HUB_BUCKET_IDLE_SECONDS * 1000 },
         { redis },
@@ -219,6 +260,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       sql: store.sql,
       providers,
       reconciler: { chains: reconcilerChains },
+      readiness: { extraChecks: readinessChecks, maxLagBlocks: config.HUB_READY_MAX_LAG_BLOCKS },
       logger: logger.child({ part: "hub" }),
       replicaId: config.HUB_REPLICA_ID,
     });
@@ -276,11 +318,13 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       logger: logger.child({ part: "gateway" }),
       metrics: gatewayMetrics,
       usage,
+      readiness: () => hub.readiness.report(),
     });
     cleanup.push(() => gateway.close());
     const gatewayUrl = await gateway.listen({ host: "127.0.0.1", port: config.GATEWAY_PORT });
     const metricsListener = await startMetricsListener({
       registries: [hub.metrics, gatewayMetrics],
+      readiness: () => hub.readiness.report(),
       port: config.METRICS_PORT,
     });
     cleanup.push(() => metricsListener.stop());
@@ -313,42 +357,72 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       apiKey: development?.apiKey ?? null,
       projectId: development?.projectId ?? null,
       allowedOrigin: development?.allowedOrigin ?? null,
-      chains: (devnet?.manifest.chains ?? []).map(({ chainDomain, chainId, rpcUrl }) => ({
+      chains: (devnet?.manifest.chains ?? []).map(({ chainDomain, chainId, rpcUrl, contracts }) => ({
         chainDomain,
         chainId,
         rpcUrl,
+        undeclaredToken: contracts.undeclaredToken.toLowerCase(),
       })),
       accounts: (devnet?.manifest.users ?? []).map(({ address, privateKey }) => ({ address, privateKey })),
     };
     await writeFileAtomically(devFile, `${JSON.stringify(dev, null, 2)}\n`);
     phaseDone("ready");
-    return { dev, devFile, metricsUrl: metricsListener.url, phases, stop };
+    return {
+      dev,
+      devFile,
+      metricsUrl: metricsListener.url,
+      phases,
+      markStopping: () => hub.readiness.markStopping(),
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
   }
 }
 
-/** `hub start`: reads the environment, starts the stack, prints where it is, stops it on SIGINT or SIGTERM. */
+/** The banner's lines: where every part of the stack listens. */
+function bannerLines(stack: RunningStack, readyMs: number): string[] {
+  const { dev } = stack;
+  const operator = stack.metricsUrl.replace(/\/metrics$/, "");
+  return [
+    `gateway (API)   ${dev.baseUrl}`,
+    `hub             ${dev.hubUrl}`,
+    ...(dev.devnetUrl ? [`devnet          ${dev.devnetUrl}`] : []),
+    ...dev.chains.map((chain) => `chain           ${chain.chainDomain} ${chain.rpcUrl}`),
+    `dashboard       ${dev.dashboardUrl}`,
+    ...(dev.dashboardSignInUrl
+      ? [`dashboard link  ${dev.dashboardSignInUrl}  (one-time sign-in, 24 h)`]
+      : []),
+    `metrics         ${stack.metricsUrl}  (operator only)`,
+    `readiness       ${operator}/readyz  (operator only; /livez beside it)`,
+    `dev file        ${stack.devFile}`,
+    `ready in ${readyMs} ms: ${dev.baseUrl}`,
+  ];
+}
+
+/**
+ * `hub start`: reads the environment, starts the stack, prints where it is, stops it on SIGINT or
+ * SIGTERM. A second signal, or a stop that takes longer than 10 s, ends the process regardless.
+ */
 export async function runStart(
   _argv: string[],
   env: Record<string, string | undefined> = process.env,
 ): Promise<void> {
   const config = parseStackConfig(env);
-  const logger = pino({ level: config.LOG_LEVEL });
+  const { logger, format } = createStackLogger(config);
   const startedAt = performance.now();
   const stack = await startStack(config, logger);
-  const { dev } = stack;
-  console.log(`gateway (API)   ${dev.baseUrl}`);
-  console.log(`hub             ${dev.hubUrl}`);
-  if (dev.devnetUrl) console.log(`devnet          ${dev.devnetUrl}`);
-  for (const chain of dev.chains) console.log(`chain           ${chain.chainDomain} ${chain.rpcUrl}`);
-  console.log(`dashboard       ${dev.dashboardUrl}`);
-  if (dev.dashboardSignInUrl)
-    console.log(`dashboard link  ${dev.dashboardSignInUrl}  (one-time sign-in, 24 h)`);
-  console.log(`metrics         ${stack.metricsUrl}  (operator only)`);
-  console.log(`dev file        ${stack.devFile}`);
-  console.log(`ready in ${Math.round(performance.now() - startedAt)} ms: ${dev.baseUrl}`);
+  const readyMs = Math.round(performance.now() - startedAt);
+  const lines = bannerLines(stack, readyMs);
+  // One write (stdout and the logger both write synchronously), so no log line lands inside the
+  // banner; with JSON logs the banner is one more JSON line.
+  if (format === "pretty") process.stdout.write(`${lines.join("\n")}\n`);
+  else
+    logger.info(
+      { banner: lines.slice(0, -1), baseUrl: stack.dev.baseUrl, metricsUrl: stack.metricsUrl, readyMs },
+      lines.at(-1),
+    );
   const cpu = process.cpuUsage();
   logger.info(
     {
@@ -360,13 +434,26 @@ export async function runStart(
   );
 
   let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
+  const shutdown = (signal: string) => {
+    if (stopping) {
+      logger.warn({ signal }, "second signal: exiting without waiting for the stop");
+      process.exit(130);
+    }
     stopping = true;
-    logger.info({ signal }, "stopping");
-    await stack.stop();
-    process.exit(0);
+    logger.info({ signal }, `stopping (a second Ctrl-C, or ${STOP_TIMEOUT_MS / 1000} s, ends it regardless)`);
+    setTimeout(() => {
+      logger.error(`the stop took longer than ${STOP_TIMEOUT_MS / 1000} s: exiting`);
+      process.exit(1);
+    }, STOP_TIMEOUT_MS);
+    stack.markStopping();
+    stack.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, "the stop failed");
+        process.exit(1);
+      },
+    );
   };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
 }

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
@@ -8,45 +7,11 @@ import { after, test } from "node:test";
 import { pollUntil } from "@hub/test-support";
 import { createWalletClient, erc20Abi, http, publicActions } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { type DevFile, startStack as startIn, untilReady } from "./start-stack.js";
 
-const root = new URL("../../../", import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), "hub-start-"));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startStack(): Started {
-  const child = spawn(process.execPath, ["apps/cli/bin/hub.js", "start"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      HUB_DATA_DIR: dataDir,
-      GATEWAY_PORT: "0",
-      HUB_PORT: "0",
-      DEVNET_PORT: "0",
-      DEVNET_RPC_PORTS: "0,0",
-      DASHBOARD_PORT: "0",
-      METRICS_PORT: "0",
-      LOG_LEVEL: "warn",
-      DATABASE_URL: "",
-      REDIS_URL: "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let text = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    text += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    text += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, output: () => text, exited };
-}
+const startStack = () => startIn(dataDir, { LOG_LEVEL: "info" });
 
 function answers(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
@@ -58,20 +23,6 @@ function answers(url: string): Promise<boolean> {
     });
     socket.once("error", () => resolve(false));
   });
-}
-
-interface DevFile {
-  baseUrl: string;
-  dashboardUrl: string;
-  dashboardSignInUrl: string;
-  hubUrl: string;
-  devnetUrl: string;
-  orgId: string;
-  apiKey: string;
-  projectId: string;
-  allowedOrigin: string;
-  chains: { chainDomain: string; chainId: number; rpcUrl: string }[];
-  accounts: { address: string; privateKey: string }[];
 }
 
 /** Calls the stack's gateway with the development key under one subject; the envelope as JSON. */
@@ -90,19 +41,27 @@ function devApi(dev: DevFile, subject: string) {
 
 let firstDev: DevFile;
 
-test("hub start brings up the whole stack, writes dev.json once ready, and stops leaving no listener", async () => {
+test("hub start brings up the whole stack, writes dev.json once ready, and stops leaving no listener", async (t) => {
   const stack = startStack();
-  try {
-    await pollUntil("the ready line", () => /ready in \d+ ms/.test(stack.output()), {
-      timeoutMs: 90_000,
-      intervalMs: 100,
-    });
-  } catch (error) {
-    stack.child.kill("SIGTERM");
-    throw new Error(`${(error as Error).message}\n${stack.output()}`);
-  }
+  t.after(() => {
+    if (stack.child.exitCode === null) stack.child.kill("SIGKILL");
+  });
+  await untilReady(stack);
   const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
   firstDev = dev;
+  // LOG_FORMAT=pretty: every log line is one readable line, and the banner is one block no log line
+  // lands in.
+  const lines = stack
+    .stdout()
+    .split("\n")
+    .filter((line) => line.length > 0);
+  const first = lines.findIndex((line) => line.startsWith("gateway (API)"));
+  const last = lines.findIndex((line) => /^ready in \d+ ms/.test(line));
+  assert.ok(first >= 0 && last > first, stack.stdout());
+  for (const line of lines.slice(first, last + 1))
+    assert.match(line, /^[a-z][A-Za-z ()]+? {2,}\S|^ready in /, line);
+  for (const line of [...lines.slice(0, first), ...lines.slice(last + 1)])
+    assert.match(line, /^\[\d\d:\d\d:\d\d\.\d{3}\] (INFO|WARN|ERROR|DEBUG)/, line);
   assert.match(dev.baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
   assert.match(dev.apiKey, /^svc_sk_[A-Za-z0-9_-]{43}$/);
   assert.match(dev.projectId, /^proj_[A-Za-z0-9]{24}$/);
@@ -161,6 +120,27 @@ test("hub start brings up the whole stack, writes dev.json once ready, and stops
   assert.equal((await fetch(`${dev.baseUrl.replace(/\/v1$/, "")}/metrics`)).status, 404);
   assert.equal((await fetch(`${dev.hubUrl}/metrics`)).status, 404);
 
+  // The stack's readiness: the embedded database, the devnet's upstreams, each chain and its lag.
+  const readyz = metricsUrl.replace(/\/metrics$/, "/readyz");
+  const report = await pollUntil(
+    "/readyz answers 200",
+    async () => {
+      const answer = await fetch(readyz);
+      return answer.status === 200 ? ((await answer.json()) as { checks: { name: string }[] }) : undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 250 },
+  );
+  const names = report.checks.map((check) => check.name);
+  assert.ok(names.includes("database"), names.join(", "));
+  for (const chain of dev.chains) {
+    assert.ok(names.includes(`chain:${chain.chainDomain}`), names.join(", "));
+    assert.ok(names.includes(`reconciler:${chain.chainDomain}`), names.join(", "));
+  }
+  assert.ok(
+    names.some((name) => name.startsWith("upstream:")),
+    names.join(", "),
+  );
+
   const urls = [
     metricsUrl,
     dev.baseUrl,
@@ -180,10 +160,7 @@ test("a restart on the same data dir keeps the development organization, project
   assert.ok(firstDev, "the first start ran");
   const stack = startStack();
   try {
-    await pollUntil("the ready line", () => /ready in \d+ ms/.test(stack.output()), {
-      timeoutMs: 90_000,
-      intervalMs: 100,
-    });
+    await untilReady(stack);
     const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
     assert.equal(dev.orgId, firstDev.orgId);
     assert.equal(dev.projectId, firstDev.projectId);
@@ -198,13 +175,10 @@ test("a restart on the same data dir keeps the development organization, project
   }
 });
 
-test("on the npm start stack a wallet's EIP-3009 order goes from quote to a SETTLED list entry", async () => {
+test("on the npm start stack a wallet's EIP-3009 order goes from quote to a SETTLED list entry, through the devnet aggregator of each dialect", async () => {
   const stack = startStack();
   try {
-    await pollUntil("the ready line", () => /ready in \d+ ms/.test(stack.output()), {
-      timeoutMs: 90_000,
-      intervalMs: 100,
-    });
+    await untilReady(stack);
     const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
     const api = devApi(dev, "npm-start-wallet");
     const catalog = await api<{ families: { evm: { assets: { symbol: string; key: string }[] }[] } }>(
@@ -215,50 +189,53 @@ test("on the npm start stack a wallet's EIP-3009 order goes from quote to a SETT
     type Chain = { assets: { symbol: string; key: string }[] };
     const usdc = (chain: Chain) => chain.assets.find((asset) => asset.symbol === "USDC")!.key;
     const wallet = privateKeyToAccount(dev.accounts[2]!.privateKey as `0x${string}`);
-    const quote = await api<{
-      lane: string;
-      quoteRequestId: string;
-      quoteId: string;
-      onchainOrderId: string;
-      signPayload: { payload: Parameters<typeof wallet.signTypedData>[0] };
-    }>("POST", "/quote/prepare", {
-      sourceAsset: usdc(origin),
-      destinationAsset: usdc(destination),
-      amount: "1500000",
-      recipient: wallet.address,
-      sourceAccount: wallet.address,
-      // The default stack also quotes the external aggregator, whose bridge may offer more: choose the OIF solver.
-      preparationId: "hub-start-eip3009",
-      provider: "devnet.alpha",
-    });
-    assert.equal(quote.success, true, JSON.stringify(quote));
-    assert.equal(quote.data.lane, "aggregator-gasless");
-    const signature = await wallet.signTypedData(quote.data.signPayload.payload);
-    const ack = await api<{ orderId: string; hubOrderId: string }>("POST", "/order/openfor", {
-      quoteRequestId: quote.data.quoteRequestId,
-      quoteId: quote.data.quoteId,
-      signature,
-    });
-    assert.equal(ack.success, true, JSON.stringify(ack));
-    assert.equal(ack.data.orderId, quote.data.onchainOrderId);
-    let status: string | undefined;
-    await pollUntil(
-      () => `the list entry to read SETTLED; it stayed at ${status ?? "no chain object"}`,
-      async () => {
-        const list = await api<{ orders: { orderId: string; chain?: { status: string } }[] }>(
-          "GET",
-          "/orders",
-        );
-        const entry = list.data.orders.find(
-          (order: { orderId: string }) => order.orderId === ack.data.hubOrderId,
-        );
-        status = entry?.chain?.status;
-        return status === "SETTLED";
-      },
-      { timeoutMs: 60_000, intervalMs: 500 },
-    );
-    const upstream = await api<unknown>("GET", `/order/${ack.data.hubOrderId}/status`);
-    assert.equal(upstream.success, true, JSON.stringify(upstream));
+    // npm start configures the devnet's OIF aggregator in both dialects: one order through each.
+    for (const provider of ["devnet.alpha", "devnet-reference.alpha"]) {
+      const quote = await api<{
+        lane: string;
+        quoteRequestId: string;
+        quoteId: string;
+        onchainOrderId: string;
+        signPayload: { payload: Parameters<typeof wallet.signTypedData>[0] };
+      }>("POST", "/quote/prepare", {
+        sourceAsset: usdc(origin),
+        destinationAsset: usdc(destination),
+        amount: "1500000",
+        recipient: wallet.address,
+        sourceAccount: wallet.address,
+        // The default stack also quotes the external aggregator, whose bridge may offer more: choose the OIF solver.
+        preparationId: `hub-start-eip3009-${provider}`,
+        provider,
+      });
+      assert.equal(quote.success, true, JSON.stringify(quote));
+      assert.equal(quote.data.lane, "aggregator-gasless");
+      const signature = await wallet.signTypedData(quote.data.signPayload.payload);
+      const ack = await api<{ orderId: string; hubOrderId: string }>("POST", "/order/openfor", {
+        quoteRequestId: quote.data.quoteRequestId,
+        quoteId: quote.data.quoteId,
+        signature,
+      });
+      assert.equal(ack.success, true, JSON.stringify(ack));
+      assert.equal(ack.data.orderId, quote.data.onchainOrderId);
+      let status: string | undefined;
+      await pollUntil(
+        () => `the list entry to read SETTLED; it stayed at ${status ?? "no chain object"}`,
+        async () => {
+          const list = await api<{ orders: { orderId: string; chain?: { status: string } }[] }>(
+            "GET",
+            "/orders",
+          );
+          const entry = list.data.orders.find(
+            (order: { orderId: string }) => order.orderId === ack.data.hubOrderId,
+          );
+          status = entry?.chain?.status;
+          return status === "SETTLED";
+        },
+        { timeoutMs: 60_000, intervalMs: 500 },
+      );
+      const upstream = await api<unknown>("GET", `/order/${ack.data.hubOrderId}/status`);
+      assert.equal(upstream.success, true, JSON.stringify(upstream));
+    }
   } finally {
     stack.child.kill("SIGTERM");
     await stack.exited;
@@ -268,10 +245,7 @@ test("on the npm start stack a wallet's EIP-3009 order goes from quote to a SETT
 test("on the npm start stack a wallet's open-flow order goes from quote through POST /order to released on GET /status", async () => {
   const stack = startStack();
   try {
-    await pollUntil("the ready line", () => /ready in \d+ ms/.test(stack.output()), {
-      timeoutMs: 90_000,
-      intervalMs: 100,
-    });
+    await untilReady(stack);
     const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
     const api = devApi(dev, "npm-start-open-flow");
     type Chain = { chainDomain: string; assets: { symbol: string; key: string }[] };

@@ -23,7 +23,7 @@ test("the operator listener serves every registry's samples at /metrics on 127.0
     assert.match(text, /^hub_sample_total 3$/m);
     assert.match(text, /^gateway_sample_total 3$/m);
     const origin = new URL(listener.url).origin;
-    for (const path of ["/", "/v1/catalog", "/metricsx", "/healthz"]) {
+    for (const path of ["/", "/v1/catalog", "/metricsx", "/readyzz"]) {
       const other = await fetch(`${origin}${path}`);
       assert.equal(other.status, 404, path);
       await other.arrayBuffer();
@@ -42,6 +42,36 @@ test("a metric registered after the operator listener started is served too", as
   try {
     new Counter({ name: "late_sample_total", help: "late", registers: [registry] }).inc();
     assert.match(await (await fetch(listener.url)).text(), /^late_sample_total 1$/m);
+  } finally {
+    await listener.stop();
+  }
+});
+
+test("the operator listener answers /livez, and /readyz and /healthz with the readiness report (503 when not ready)", async () => {
+  let report = { status: "ready", notReady: [] as string[], checks: [] as unknown[] };
+  const listener = await startMetricsListener({
+    registries: [new Registry()],
+    readiness: async () => report,
+    port: 0,
+  });
+  try {
+    const origin = new URL(listener.url).origin;
+    const live = await fetch(`${origin}/livez`);
+    assert.equal(live.status, 200);
+    assert.deepEqual(await live.json(), { status: "live" });
+    for (const path of ["/readyz", "/healthz"]) {
+      const ready = await fetch(`${origin}${path}`);
+      assert.equal(ready.status, 200, path);
+      assert.deepEqual(await ready.json(), report);
+    }
+    report = {
+      status: "not-ready",
+      notReady: ["database"],
+      checks: [{ name: "database", ready: false, detail: "ECONNREFUSED", ms: 1 }],
+    };
+    const notReady = await fetch(`${origin}/readyz`);
+    assert.equal(notReady.status, 503);
+    assert.deepEqual(await notReady.json(), report);
   } finally {
     await listener.stop();
   }

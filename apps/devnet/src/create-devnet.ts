@@ -15,6 +15,7 @@ import { createChainClients } from "./create-chain-clients.js";
 import { createExternalAggregator } from "./external-aggregator/create-external-aggregator.js";
 import { registerExternalAggregatorRoutes } from "./external-aggregator/register-external-aggregator-routes.js";
 import { createFaultKnobs } from "./faults/fault-knobs.js";
+import { dialectPathPrefix, type OifDialect, oifDialects } from "./oif-dialect.js";
 import { createRelayer, type Relayer } from "./relayer/create-relayer.js";
 import { registerSolverRoutes } from "./solver/register-solver-routes.js";
 import { createSolver, type Solver } from "./solver/solver.js";
@@ -59,8 +60,18 @@ const defaultSolvers: DevnetSolverConfig[] = [
   { id: "beta", spreadBps: 50, quoteLatencyMs: 20, etaSeconds: 30 },
 ];
 
+/**
+ * Where the OIF services of each dialect are mounted: the reference aggregator's at `/aggregator` and
+ * `/solvers/<id>` (as before dialects), the specification's at `/spec/aggregator` and `/spec/solvers/<id>`.
+ * Both run on every devnet, in front of the same solvers.
+ */
+export const devnetOifMounts: Readonly<Record<OifDialect, { aggregator: string; solvers: string }>> = {
+  "oif-aggregator": { aggregator: "/aggregator", solvers: "/solvers" },
+  "oif-spec-1": { aggregator: "/spec/aggregator", solvers: "/spec/solvers" },
+};
+
 export interface Devnet {
-  /** Base URL of the devnet's HTTP server: /aggregator, /solvers/<id>, /external, /control, /healthz. */
+  /** Base URL of the devnet's HTTP server: /aggregator, /spec/aggregator, /solvers/<id>, /spec/solvers/<id>, /external, /control, /healthz. */
   url: string;
   manifest: DevnetManifest;
   catalog: Catalog;
@@ -155,17 +166,20 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
       ready ? { status: "ready" } : reply.code(503).send({ status: "starting" }),
     );
     let url = "";
-    const aggregator = createAggregator({
-      solvers: solvers.map((solver) => ({
-        solverId: solver.id,
-        baseUrl: () => `${url}/solvers/${solver.id}/api/v1`,
-      })),
-      integritySecret: randomBytes(32).toString("hex"),
-      clock,
-    });
-    registerAggregatorRoutes(app, { prefix: "/aggregator", aggregator, faults, clock });
-    for (const solver of solvers)
-      registerSolverRoutes(app, { prefix: `/solvers/${solver.id}`, solver, faults });
+    for (const dialect of oifDialects) {
+      const mounts = devnetOifMounts[dialect];
+      const aggregator = createAggregator({
+        solvers: solvers.map((solver) => ({
+          solverId: solver.id,
+          baseUrl: () => `${url}${mounts.solvers}/${solver.id}${dialectPathPrefix[dialect]}`,
+        })),
+        integritySecret: randomBytes(32).toString("hex"),
+        clock,
+      });
+      registerAggregatorRoutes(app, { prefix: mounts.aggregator, aggregator, faults, clock, dialect });
+      for (const solver of solvers)
+        registerSolverRoutes(app, { prefix: `${mounts.solvers}/${solver.id}`, solver, faults, dialect });
+    }
     registerExternalAggregatorRoutes(app, { prefix: "/external", externalAggregator });
     registerControlRoutes(app, {
       prefix: "/control",

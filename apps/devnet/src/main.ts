@@ -68,7 +68,8 @@ if (stopRequested) {
 }
 
 console.log(`devnet control    ${devnet.url}/control`);
-console.log(`OIF aggregator    ${devnet.url}/aggregator`);
+console.log(`OIF aggregator    ${devnet.url}/spec/aggregator (the specification's dialect)`);
+console.log(`OIF aggregator    ${devnet.url}/aggregator (the reference aggregator's dialect)`);
 console.log(`external quotes   ${devnet.url}/external/quote`);
 for (const chain of devnet.manifest.chains)
   console.log(`chain ${chain.chainDomain.padEnd(13)}${chain.rpcUrl}`);

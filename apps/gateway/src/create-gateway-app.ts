@@ -43,6 +43,11 @@ export interface GatewayAppDeps {
   readonly clock?: Clock;
   /** Counts each organization's calls for the usage page; the caller closes it after the gateway. */
   readonly usage?: UsageTally;
+  /**
+   * What /readyz (and its alias /healthz) answers: 200 when `status` is "ready", else 503, with the
+   * report as the body. The stack passes the hub's checks; absent, the gateway is ready once it listens.
+   */
+  readonly readiness?: () => Promise<{ status: "ready" | "not-ready" | "stopping" }>;
 }
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
@@ -160,8 +165,36 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
     await answerApiCall(request.raw, reply.raw, request.id);
   });
 
-  app.get("/healthz", async (_request, reply) => {
-    reply.header("content-type", JSON_CONTENT_TYPE).send('{"success":true,"data":{"status":"ready"}}');
+  const readiness = deps.readiness ?? (async () => ({ status: "ready" as const, notReady: [], checks: [] }));
+  app.get("/livez", async (_request, reply) => {
+    reply
+      .header("content-type", JSON_CONTENT_TYPE)
+      .header("cache-control", "no-store")
+      .send('{"status":"live"}');
+  });
+  // /healthz stays an alias of /readyz (DESIGN §4).
+  for (const path of ["/readyz", "/healthz"]) {
+    app.get(path, async (_request, reply) => {
+      const report = await readiness();
+      reply
+        .code(report.status === "ready" ? 200 : 503)
+        .header("content-type", JSON_CONTENT_TYPE)
+        .header("cache-control", "no-store")
+        .send(JSON.stringify(report));
+    });
+  }
+
+  // A close waits for the calls in flight; a keep-alive connection whose call ends after the close began
+  // would then hold it until its client drops it (Fastify keeps connections 72 s), so each connection is
+  // closed as soon as it is idle.
+  let sweep: NodeJS.Timeout | undefined;
+  app.addHook("preClose", (done) => {
+    sweep = setInterval(() => app.server.closeIdleConnections(), 50).unref();
+    done();
+  });
+  app.addHook("onClose", (_instance, done) => {
+    clearInterval(sweep);
+    done();
   });
 
   app.setNotFoundHandler((_request, reply) => sendRefusal(reply, "EPX0004"));

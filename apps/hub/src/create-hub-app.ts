@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type Clock, systemClock } from "@hub/clock";
@@ -23,6 +24,14 @@ import { createOutboundLimiter } from "./limits/outbound-limiter.js";
 import { createQuoteAdmission } from "./limits/quote-admission.js";
 import { createSourceRateLimiter } from "./limits/source-rate-limiter.js";
 import { createExternalQuoteSource } from "./quotes/external/external-quote-source.js";
+import {
+  chainRpcCheck,
+  databaseCheck,
+  reconcilerLagCheck,
+  upstreamCheck,
+} from "./operations/hub-readiness-checks.js";
+import { createOperationsMetrics, type OperationsMetrics } from "./operations/operations-metrics.js";
+import { createReadiness, type Readiness, type ReadinessCheck } from "./operations/readiness.js";
 import { createOifQuoteSource } from "./quotes/oif/oif-quote-source.js";
 import { createProxyQuoteSource } from "./quotes/proxy/proxy-quote-source.js";
 import { createSwapRouterReader } from "./quotes/proxy/swap-router-reader.js";
@@ -36,6 +45,7 @@ import { createOrderStatusService } from "./services/order-status-service.js";
 import { createQuoteService } from "./services/quote-service.js";
 import { createChainFactsStore } from "./store/chain-facts-store.js";
 import { createOpenFlowStore } from "./store/open-flow-store.js";
+import { createOperationsStore } from "./store/operations-store.js";
 import { createQuoteStore } from "./store/quote-store.js";
 import { createSubmissionStore } from "./store/submission-store.js";
 import { createProviderClients } from "./upstream/provider-clients.js";
@@ -63,6 +73,15 @@ export interface HubAppDeps {
   chains?: readonly QuoteChainRpc[];
   /** Chains the reconciler indexes in this process (needs deps.sql); absent: no reconciler here. */
   reconciler?: HubReconcilerOptions;
+  /** What /readyz checks besides the hub's own (the database, each upstream, each chain and its lag). */
+  readiness?: HubReadinessOptions;
+}
+
+export interface HubReadinessOptions {
+  /** More checks from the process around the hub (Redis). */
+  extraChecks?: readonly ReadinessCheck[];
+  /** A chain whose watermark is more blocks than this behind its head is not ready (default 64). */
+  maxLagBlocks?: number;
 }
 
 /** Where the hub reads one EVM chain. */
@@ -79,8 +98,10 @@ export interface HubReconcilerOptions {
 }
 
 export interface HubApp {
-  /** The HTTP surface (listen on it, or inject into it): /v1 routes and /healthz. */
+  /** The HTTP surface (listen on it, or inject into it): /v1 routes, /livez, /readyz and /healthz. */
   app: FastifyInstance;
+  /** What /readyz answers: every check, and the names of those not ready. */
+  readiness: Readiness;
   /** The hub's metrics, served by the operator listener, never on the hub's own listener. */
   metrics: Registry;
   /** The in-process way in for the gateway; a call whose signal fired stops its work and rejects with the signal's reason. */
@@ -110,11 +131,24 @@ export function createHubApp(deps: HubAppDeps): HubApp {
     throw new Error(`the OpenAPI document ${openapiPath} cannot be read: ${(error as Error).message}`);
   }
 
-  const admission = createQuoteAdmission({ limit: config.quotesInFlight });
   const metrics = createHubMetrics();
+  // Filled once the parts it watches exist; the limiters and clients report to it from their first call.
+  let operations: OperationsMetrics | undefined;
+  const admission = createQuoteAdmission({
+    limit: config.quotesInFlight,
+    onShed: () => operations?.shed("quotes-in-flight"),
+  });
   if (deps.providers?.length && !deps.sql) throw new Error("quote providers need the database (deps.sql)");
-  const outbound = createOutboundLimiter({ maxConcurrentPerProvider: config.outboundPerProvider });
-  const providers = deps.providers?.length ? createProviderClients(deps.providers, { outbound }) : undefined;
+  const outbound = createOutboundLimiter({
+    maxConcurrentPerProvider: config.outboundPerProvider,
+    onShed: (providerId) => operations?.shed("outbound", providerId),
+  });
+  const providers = deps.providers?.length
+    ? createProviderClients(deps.providers, {
+        outbound,
+        observe: (providerId, result) => operations?.upstreamCall(providerId, result),
+      })
+    : undefined;
   if (deps.reconciler && !deps.sql) throw new Error("the reconciler needs the database (deps.sql)");
   const reconciler =
     deps.reconciler && deps.sql
@@ -123,6 +157,8 @@ export function createHubApp(deps: HubAppDeps): HubApp {
           chains: deps.reconciler.chains,
           clock,
           logger: logger.child({ component: "reconciler" }),
+          // The lease row names the replica that leads, so an operator can tell from the database.
+          instanceId: `rec_${deps.replicaId}_${randomBytes(6).toString("hex")}`,
           quotePruning: { retentionMs: config.quoteRetentionMs },
           ...(deps.reconciler.confirmations === undefined
             ? {}
@@ -133,6 +169,27 @@ export function createHubApp(deps: HubAppDeps): HubApp {
         })
       : undefined;
   reconciler?.start();
+  const operationsStore = deps.sql && createOperationsStore(deps.sql);
+  operations = createOperationsMetrics(metrics.registry, {
+    clock,
+    ...(operationsStore ? { store: operationsStore } : {}),
+    ...(reconciler ? { reconciler } : {}),
+    quotesInFlight: () => admission.inFlight,
+    upstreamInFlight: (providerId) => outbound.inFlight(providerId),
+    providerIds: providers?.all.map((client) => client.provider.id) ?? [],
+  });
+  const maxLagBlocks = deps.readiness?.maxLagBlocks ?? 64;
+  const readiness = createReadiness({
+    checks: [
+      ...(operationsStore ? [databaseCheck(operationsStore)] : []),
+      ...(deps.readiness?.extraChecks ?? []),
+      ...(providers?.all.filter((client) => client.provider.enabled).map(upstreamCheck) ?? []),
+      ...(deps.reconciler?.chains ?? []).flatMap((chain) => [
+        chainRpcCheck(chain),
+        ...(deps.sql ? [reconcilerLagCheck(chain, createChainFactsStore(deps.sql), maxLagBlocks)] : []),
+      ]),
+    ],
+  });
   const router = createOperationRouter();
   const quoteMetrics = createQuoteMetrics(metrics.registry);
   const quoteLogger = logger.child({ component: "quotes" });
@@ -249,7 +306,14 @@ export function createHubApp(deps: HubAppDeps): HubApp {
         .then((answer) => sendAnswer(reply as unknown as FastifyReply, answer));
     },
   });
-  app.get("/healthz", async () => ({ status: "ready" }));
+  app.get("/livez", async () => ({ status: "live" }));
+  // /healthz stays an alias of /readyz (DESIGN §4).
+  for (const path of ["/readyz", "/healthz"]) {
+    app.get(path, async (_request, reply) => {
+      const report = await readiness.report();
+      return reply.code(report.status === "ready" ? 200 : 503).send(report);
+    });
+  }
   mountOnFastify(app, {
     router,
     dispatcher,
@@ -259,6 +323,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
 
   return {
     app,
+    readiness,
     metrics: metrics.registry,
     handle(call) {
       const inbound = {

@@ -1,5 +1,11 @@
 export { type HubConfig, type HubConfigInput, hubConfigSchema, parseHubConfig } from "./config.js";
-export { createHubApp, type HubApp, type HubAppDeps, type HubReconcilerOptions } from "./create-hub-app.js";
+export {
+  createHubApp,
+  type HubApp,
+  type HubAppDeps,
+  type HubReadinessOptions,
+  type HubReconcilerOptions,
+} from "./create-hub-app.js";
 export { catalogConsistencyProblems, loadCatalog } from "./load-catalog.js";
 export type { ReconcilerChainConfig } from "./reconciler/create-reconciler.js";
 export { reconcilerChainsFromManifest } from "./reconciler/reconciler-chains-from-manifest.js";
@@ -8,9 +14,11 @@ export { createReservationBook } from "./submissions/create-reservation-book.js"
 export {
   devnetExternalProvider,
   devnetProvider,
+  devnetProviders,
   type ProviderConfig,
   type ProviderConfigInput,
   parseProvidersConfig,
   providerConfigSchema,
   providersConfigSchema,
 } from "./upstream/providers-config.js";
+export type { ReadinessCheck, ReadinessReport } from "./operations/readiness.js";

@@ -4,6 +4,7 @@ import { request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { type HubAnswer, hubHeaders, successEnvelope } from "@hub/contract";
+import type { SqlClient } from "@hub/store";
 import {
   answerOf,
   assertRefusal,
@@ -228,10 +229,16 @@ describe("the hub over real HTTP", () => {
     assert.equal(answer.body.toString(), readFileSync(openapiPath, "utf8"));
   });
 
-  test("GET /healthz answers 200 once the hub is ready, without any credential", async () => {
-    const answer = await send(port, { method: "GET", path: "/healthz" });
-    assert.equal(answer.statusCode, 200);
-    assert.deepEqual(JSON.parse(answer.body.toString()), { status: "ready" });
+  test("GET /livez, /readyz and its alias /healthz answer 200 without any credential", async () => {
+    const live = await send(port, { method: "GET", path: "/livez" });
+    assert.equal(live.statusCode, 200);
+    assert.deepEqual(JSON.parse(live.body.toString()), { status: "live" });
+    for (const path of ["/readyz", "/healthz"]) {
+      const answer = await send(port, { method: "GET", path });
+      assert.equal(answer.statusCode, 200, path);
+      // This hub has no database, upstream or chain: nothing to check.
+      assert.deepEqual(JSON.parse(answer.body.toString()), { status: "ready", notReady: [], checks: [] });
+    }
   });
 
   test("the hub's metrics count calls by operationId and code and never show a credential", async () => {
@@ -269,31 +276,56 @@ describe("the hub over real HTTP", () => {
 });
 
 describe("failures and cancellation", () => {
-  test("an unexpected failure answers EIN0049 with nothing internal, logged with the request id", async () => {
+  /** A database whose every statement fails with this error: the store is a seam outside the hub. */
+  function failingDatabase(error: Error & { code?: string }): SqlClient {
+    const fail = async () => Promise.reject(error);
+    return { driver: "postgres", query: fail, exec: fail, transaction: fail, close: async () => {} };
+  }
+
+  async function listOrdersWith(sql: SqlClient) {
     const logLines: string[] = [];
     const hub = createTestHubApp({
-      // The counters are a seam outside the hub; a rejecting take models Redis going away.
-      counters: { take: async () => Promise.reject(new Error("connect ECONNREFUSED 10.0.0.7:6379")) },
+      sql,
       logger: (await import("pino")).pino(
         { level: "info" },
         { write: (line: string) => logLines.push(line) },
       ),
     });
-    const answer = await call(hub, "POST", "/v1/quote", {
+    const answer = await call(hub, "GET", "/v1/orders", {
       headers: { [hubHeaders.requestId]: "fail-1", ...SUBJECT },
-      json: quoteBody(),
     });
-    const entry = assertRefusal(answer, "EIN0049");
-    assert.deepEqual(entry, { error_code: "EIN0049" });
-    assert.doesNotMatch(answer.body.toString(), /ECONNREFUSED|6379|Error|at /);
+    await hub.close();
     const logged = logLines
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .find((line) => line.request_id === "fail-1");
+    return { answer, logged };
+  }
+
+  test("an unexpected failure answers EIN0049 with nothing internal, logged with the request id", async () => {
+    const { answer, logged } = await listOrdersWith(
+      failingDatabase(Object.assign(new Error('column "secret_x" does not exist'), { code: "42703" })),
+    );
+    const entry = assertRefusal(answer, "EIN0049");
+    assert.deepEqual(entry, { error_code: "EIN0049" });
+    assert.doesNotMatch(answer.body.toString(), /secret_x|42703|Error|at /);
     assert.ok(logged, "the failure is logged with the request id");
     assert.equal(logged.level, 50);
-    assert.equal(logged.operationId, "createQuote");
-    assert.match(JSON.stringify(logged.err), /ECONNREFUSED/);
-    await hub.close();
+    assert.equal(logged.operationId, "listOrders");
+    assert.match(JSON.stringify(logged.err), /secret_x/);
+  });
+
+  test("a database out of reach answers EIN0050 (retry later) with nothing internal and one warning line", async () => {
+    const { answer, logged } = await listOrdersWith(
+      failingDatabase(
+        Object.assign(new Error("connect ECONNREFUSED 10.0.0.7:5432"), { code: "ECONNREFUSED" }),
+      ),
+    );
+    assertRefusal(answer, "EIN0050");
+    assert.doesNotMatch(answer.body.toString(), /ECONNREFUSED|5432|Error|at /);
+    assert.ok(logged, "the outage is logged with the request id");
+    assert.equal(logged.level, 40);
+    assert.equal(logged.err, undefined, "no stack trace");
+    assert.match(String(logged.reason), /ECONNREFUSED/);
   });
 
   test("the hub refuses to start without its OpenAPI document", async () => {

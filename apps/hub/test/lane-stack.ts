@@ -9,6 +9,7 @@ import { createTestDatabases, type TestDatabase } from "@hub/store";
 import { pino } from "pino";
 import { devnetProvider, type HubApp, type ProviderConfigInput } from "../src/index.js";
 import { reconcilerChainsFromManifest } from "../src/reconciler/reconciler-chains-from-manifest.js";
+import type { OifDialect } from "../src/upstream/oif-dialects.js";
 import { devnetExternalProvider } from "../src/upstream/providers-config.js";
 import { startGatewayInFront } from "./gateway-in-front.js";
 import { createTestHubApp, devnetControl } from "./hub-fixture.js";
@@ -66,6 +67,8 @@ export const disposeLaneDatabases = () => databases.dispose();
 export interface LaneStackOptions {
   /** Hub configuration beyond the credential and an organization bucket no test reaches. */
   hubConfig?: Record<string, unknown>;
+  /** The dialect of the devnet OIF aggregator the hub asks; the specification's by default. */
+  dialect?: OifDialect;
 }
 
 export async function startLaneStack(options: LaneStackOptions = {}): Promise<LaneStack> {
@@ -81,8 +84,11 @@ export async function startLaneStack(options: LaneStackOptions = {}): Promise<La
   });
   const db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
   const hubClock = skewedClock();
-  // Both upstreams of the devnet: the OIF aggregator (id `devnet`) and the external one (`devnet-external`).
-  const providers: ProviderConfigInput[] = [devnetProvider(devnet.url), devnetExternalProvider(devnet.url)];
+  // Both upstreams of the devnet: the OIF aggregator of the dialect asked (id `devnet`) and the external one (`devnet-external`).
+  const providers: ProviderConfigInput[] = [
+    devnetProvider(devnet.url, { dialect: options.dialect ?? "oif-spec-1" }),
+    devnetExternalProvider(devnet.url),
+  ];
   const reconcilerChains = reconcilerChainsFromManifest(devnet.manifest);
   const hub = createTestHubApp({
     config: { organizationBucket: { ratePerSecond: 10_000, burst: 10_000 }, ...options.hubConfig },

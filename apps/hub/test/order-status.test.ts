@@ -26,7 +26,15 @@ function startHub(config: Partial<HubConfigInput> = {}): HubApp {
     counters: createMemoryCounters({}, { clock }),
     clock,
     sql: db.sql,
-    providers: [{ id: "scripted", kind: "oif-aggregator", baseUrl: aggregator.url, timeoutMs: 2000 }],
+    providers: [
+      {
+        id: "scripted",
+        kind: "oif-aggregator",
+        dialect: "oif-aggregator",
+        baseUrl: aggregator.url,
+        timeoutMs: 2000,
+      },
+    ],
   });
   hubs.push(started);
   return started;

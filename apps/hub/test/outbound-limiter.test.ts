@@ -95,6 +95,12 @@ describe("the outbound limiter per provider", () => {
     assert.equal(shed.success, false);
     assert.equal(shed.errors?.[0]?.error_code, "EIN0081");
     assert.equal(upstream.received.length, 2, "the shed quote sent nothing upstream");
+    // What an operator sees meanwhile: the sheds, and the calls in flight.
+    const metrics = await hub.metrics.metrics();
+    assert.match(metrics, /^hub_sheds_total\{limit="outbound",provider="devnet"\} [1-9]\d*$/m);
+    assert.match(metrics, /^hub_sheds_total\{limit="quotes-in-flight",provider=""\} 0$/m);
+    assert.match(metrics, /^hub_upstream_in_flight\{provider="devnet"\} 2$/m);
+    assert.match(metrics, /^hub_quotes_in_flight [12]$/m);
     upstream.release();
     await Promise.all(pending);
   });
@@ -113,6 +119,14 @@ describe("the outbound limiter per provider", () => {
     assert.equal(shed.success, false);
     assert.equal(shed.errors?.[0]?.error_code, "EIN0081");
     assert.equal(upstream.received.length, 2, "the shed submission sent nothing upstream");
+    const metrics = await hub.metrics.metrics();
+    assert.match(
+      metrics,
+      /^hub_reservations_pending\{state="forwarding"\} 2$/m,
+      "the two held are forwarding",
+    );
+    assert.match(metrics, /^hub_reservations_pending\{state="unknown"\} 0$/m);
+    assert.match(metrics, /^hub_reservation_oldest_age_seconds\{state="forwarding"\} \d/m);
     assert.equal(await countSubmissions(db.sql, refused.quoteId), 0, "no reservation is left behind");
 
     upstream.release();

@@ -52,13 +52,20 @@ describe("quote rounds when providers are slow, refuse or fail", () => {
       catalog: devnet.catalog,
       providers: [
         devnetProvider(devnet.url),
-        { id: "slow", kind: "oif-aggregator", baseUrl: slow.url, timeoutMs: 300 },
+        { id: "slow", kind: "oif-aggregator", dialect: "oif-aggregator", baseUrl: slow.url, timeoutMs: 300 },
       ],
     });
     edgeOnly = await startQuoteHub({
       catalog: devnet.catalog,
       providers: [
-        { id: "edge", kind: "oif-aggregator", baseUrl: edge.url, timeoutMs: 8000, connections: 64 },
+        {
+          id: "edge",
+          kind: "oif-aggregator",
+          dialect: "oif-aggregator",
+          baseUrl: edge.url,
+          timeoutMs: 8000,
+          connections: 64,
+        },
       ],
     });
   });
@@ -99,7 +106,9 @@ describe("quote rounds when providers are slow, refuse or fail", () => {
   test("the round's deadline ends it even when a provider's own timeout is longer (EIN0050)", async (t) => {
     const hurried = await startQuoteHub({
       catalog: devnet.catalog,
-      providers: [{ id: "edge", kind: "oif-aggregator", baseUrl: edge.url, timeoutMs: 5000 }],
+      providers: [
+        { id: "edge", kind: "oif-aggregator", dialect: "oif-aggregator", baseUrl: edge.url, timeoutMs: 5000 },
+      ],
       config: { quoteDeadlineMs: 300 },
     });
     t.after(async () => {

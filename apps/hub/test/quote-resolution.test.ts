@@ -4,7 +4,7 @@ import { HubError } from "@hub/contract";
 import type { VettedOifQuote } from "../src/quotes/oif/vet-oif-quote.js";
 import { compareQuotes } from "../src/quotes/rank-quotes.js";
 import { resolveQuoteRoute } from "../src/quotes/resolve-quote-route.js";
-import { devnetProvider, parseProvidersConfig } from "../src/upstream/providers-config.js";
+import { devnetProvider, devnetProviders, parseProvidersConfig } from "../src/upstream/providers-config.js";
 import { testCatalog } from "./hub-fixture.js";
 
 const USDC = "eip155:31337/erc20:0x00000000000000000000000000000000000000aa";
@@ -96,13 +96,14 @@ describe("quote route resolution against the catalog", () => {
 });
 
 describe("providers configuration", () => {
-  test("defaults fill in: 5 s timeout, both products, enabled, no headers", () => {
+  test("defaults fill in: the specification's dialect, 5 s timeout, both products, enabled, no headers", () => {
     const [provider] = parseProvidersConfig([
       { id: "a", kind: "oif-aggregator", baseUrl: "http://x:1/agg/" },
     ]);
     assert.deepEqual(provider, {
       id: "a",
       kind: "oif-aggregator",
+      dialect: "oif-spec-1",
       baseUrl: "http://x:1/agg",
       headers: {},
       timeoutMs: 5000,
@@ -112,9 +113,25 @@ describe("providers configuration", () => {
     });
   });
 
-  test("a devnet URL becomes the provider at its /aggregator mount", () => {
-    assert.equal(devnetProvider("http://127.0.0.1:4000/").baseUrl, "http://127.0.0.1:4000/aggregator");
+  test("a devnet URL becomes the provider at the mount of its dialect's aggregator", () => {
+    assert.equal(devnetProvider("http://127.0.0.1:4000/").baseUrl, "http://127.0.0.1:4000/spec/aggregator");
     assert.equal(devnetProvider("http://127.0.0.1:4000").id, "devnet");
+    const reference = devnetProvider("http://127.0.0.1:4000", { dialect: "oif-aggregator" });
+    assert.equal(reference.baseUrl, "http://127.0.0.1:4000/aggregator");
+    assert.deepEqual(
+      devnetProviders("http://127.0.0.1:4000").map((p) => [p.id, p.dialect, p.baseUrl]),
+      [
+        ["devnet", "oif-spec-1", "http://127.0.0.1:4000/spec/aggregator"],
+        ["devnet-reference", "oif-aggregator", "http://127.0.0.1:4000/aggregator"],
+      ],
+    );
+  });
+
+  test("a dialect other than the two is refused", () => {
+    assert.throws(
+      () => parseProvidersConfig([{ id: "a", baseUrl: "http://x:1", dialect: "oif-v0" }]),
+      /providers\.0\.dialect/,
+    );
   });
 
   test("every problem of the entries is listed at once: a dotted id, a bad URL, an unknown product", () => {

@@ -23,6 +23,10 @@ import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";
 // biome-ignore lint/suspicious/noExplicitAny: the tests read and doctor deep upstream JSON.
 type Json = Record<string, any>;
 
+// These rounds check the reference aggregator's answers (its checksum, a stand-in doctoring /api/v1/quotes);
+// the specification's dialect is held by oif-spec-conformance.
+const referenceDialect = { dialect: "oif-aggregator" } as const;
+
 describe("quote rounds against the devnet through the hub", () => {
   let devnet: HubTestDevnet;
   let main: QuoteHub;
@@ -33,17 +37,19 @@ describe("quote rounds against the devnet through the hub", () => {
   let user: { address: `0x${string}`; privateKey: `0x${string}` };
   const key = (chain: CatalogChain, symbol: string) => chain.assets.find((a) => a.symbol === symbol)!.key;
 
+  const reference = () => devnetProvider(devnet.url, referenceDialect);
+
   before(async () => {
     devnet = await startHubTestDevnet();
     [origin, destination] = devnet.catalog.families.evm as [CatalogChain, CatalogChain];
     user = devnet.manifest.users[0]!;
     tampered = await startProviderStandIn(`${devnet.url}/aggregator`);
-    main = await startQuoteHub({ catalog: devnet.catalog, providers: [devnetProvider(devnet.url)] });
+    main = await startQuoteHub({ catalog: devnet.catalog, providers: [reference()] });
     guarded = await startQuoteHub({
       catalog: devnet.catalog,
       providers: [
-        devnetProvider(devnet.url),
-        { id: "tampered", kind: "oif-aggregator", baseUrl: tampered.url },
+        reference(),
+        { id: "tampered", ...referenceDialect, kind: "oif-aggregator", baseUrl: tampered.url },
       ],
     });
   });
@@ -148,7 +154,7 @@ describe("quote rounds against the devnet through the hub", () => {
       primaryType: wrapped.payload.primaryType,
       message: wrapped.payload.message,
     } as never);
-    const client = createOifAggregatorClient(devnetProvider(devnet.url));
+    const client = createOifAggregatorClient(reference());
     try {
       const outcome = await client.submitOrder({ quoteResponse: template.quoteResponse, signature });
       assert.equal(outcome.kind, "accepted", JSON.stringify(outcome));

@@ -1,17 +1,26 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { hubHeaders } from "@hub/contract";
-import { assertRefusal, call, envelopeOf, quoteBody, SUBJECT, startTestHub } from "./hub-fixture.js";
+import type { HubApp } from "@hub/hub-app";
+import {
+  assertRefusal,
+  call,
+  createTestHubApp,
+  envelopeOf,
+  quoteBody,
+  SUBJECT,
+  startTestHub,
+} from "./hub-fixture.js";
 
 const JSON_CT = { "content-type": "application/json" };
 const QUOTE_HEADERS = { ...SUBJECT, ...JSON_CT };
 
-const quote = (hub: ReturnType<typeof startTestHub>, path = "/v1/quote", org = "org_test") =>
+const quote = (hub: HubApp, path = "/v1/quote", org = "org_test") =>
   call(hub, "POST", path, {
     headers: { ...QUOTE_HEADERS, [hubHeaders.organization]: org },
     json: path.endsWith("prepare") ? quoteBody({ preparationId: "p1", provider: "solver-a" }) : quoteBody(),
   });
-const openFor = (hub: ReturnType<typeof startTestHub>, org = "org_test") =>
+const openFor = (hub: HubApp, org = "org_test") =>
   call(hub, "POST", "/v1/order/openfor", {
     headers: { ...QUOTE_HEADERS, [hubHeaders.organization]: org },
     json: { quoteRequestId: "qr_r1_a", quoteId: "q_r1_a" },
@@ -142,6 +151,15 @@ describe("per-organization buckets (spec Limits)", () => {
       assertRefusal(await call(hub, "GET", "/v1/order/0xab/status", { headers: SUBJECT }), "EIN0009");
     }
     assertRefusal(await quote(hub), "EIN0008");
+    await hub.close();
+  });
+
+  test("shared counters that cannot answer (Redis down) shed a charged call with EIN0081, not an internal error", async () => {
+    const hub = createTestHubApp({
+      counters: { take: () => Promise.reject(new Error("Stream isn't writeable")) },
+    });
+    assertRefusal(await quote(hub), "EIN0081");
+    assertRefusal(await openFor(hub), "EIN0081");
     await hub.close();
   });
 });

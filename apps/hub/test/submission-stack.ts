@@ -14,6 +14,7 @@ import { pino } from "pino";
 import { type Hex, maxUint256, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { createReservationBook, type HubApp } from "../src/index.js";
+import { devnetAggregatorPaths, type OifDialect } from "../src/upstream/index.js";
 import { startGatewayInFront } from "./gateway-in-front.js";
 import { createTestHubApp, type envelopeOf } from "./hub-fixture.js";
 import { startUpstreamProxy, type UpstreamProxy } from "./submission-upstream-proxy.js";
@@ -32,7 +33,7 @@ export interface User {
   privateKey: Hex;
 }
 
-/** A hub on a real database behind the real gateway, forwarding to the devnet through a counting proxy. */
+/** A hub on a real database behind the real gateway, forwarding to the devnet's aggregator of one dialect through a counting proxy. */
 export interface SubmissionStack {
   hub: HubApp;
   db: TestDatabase;
@@ -53,10 +54,10 @@ export const disposeSubmissionDatabases = () => databases.dispose();
 
 export async function startSubmissionStack(
   devnet: HubTestDevnet,
-  options: { gatewayTimeoutMs: number; providerTimeoutMs: number },
+  options: { gatewayTimeoutMs: number; providerTimeoutMs: number; dialect: OifDialect },
 ): Promise<SubmissionStack> {
   const db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
-  const proxy = await startUpstreamProxy(`${devnet.url}/aggregator`);
+  const proxy = await startUpstreamProxy(`${devnet.url}${devnetAggregatorPaths[options.dialect]}`);
   const logger = pino({ level: "silent" });
   const counters = createMemoryCounters({});
   const clock = {
@@ -71,8 +72,16 @@ export async function startSubmissionStack(
     counters,
     clock,
     sql: db.sql,
+    // The proxy lanes price through the swap router on chain.
+    chains: devnet.manifest.chains.map((chain) => ({ chainId: chain.chainId, rpcUrl: chain.rpcUrl })),
     providers: [
-      { id: "devnet", kind: "oif-aggregator", baseUrl: proxy.url, timeoutMs: options.providerTimeoutMs },
+      {
+        id: "devnet",
+        kind: "oif-aggregator",
+        dialect: options.dialect,
+        baseUrl: proxy.url,
+        timeoutMs: options.providerTimeoutMs,
+      },
     ],
   });
   const gateway = await startGatewayInFront(hub, {
@@ -153,6 +162,23 @@ export async function signWinner(user: User, winner: QuoteWinner): Promise<strin
     message: typed.message,
   } as never);
   return wrapped ? signature : `0x00${signature.slice(2)}`;
+}
+
+/** POST /order/openfor of the winner, signed by the user as its lane asks. */
+export async function postSignedOpenFor(
+  stack: SubmissionStack,
+  user: User,
+  subject: string,
+  winner: QuoteWinner,
+): Promise<Answer> {
+  return stack.api("POST", "/v1/order/openfor", {
+    subject,
+    json: {
+      quoteRequestId: winner.quoteRequestId,
+      quoteId: winner.quoteId,
+      signature: await signWinner(user, winner),
+    },
+  });
 }
 
 /** Lets Permit2 move the user's token on the origin chain (the Permit2 lane's one approval). */

@@ -7,15 +7,34 @@ import { request } from "undici";
  * aggregator that counts every order forward by the upstream quote id, and can go down (its port
  * refuses connections, so nothing can be sent) and come back on the same port.
  */
+/** One call that went through the proxy and got an answer: bodies parsed as JSON when they are. */
+export interface UpstreamExchange {
+  method: string;
+  path: string;
+  request: unknown;
+  status: number;
+  answer: unknown;
+}
+
 export interface UpstreamProxy {
   /** The provider baseUrl to configure. */
   readonly url: string;
-  /** POST /api/v1/orders received, per upstream quoteId, counted on receipt (answered or not). */
+  /** Order submissions received (either dialect), per upstream quoteId, counted on receipt (answered or not). */
   readonly forwards: Map<string, number>;
   forwardsOf(upstreamQuoteId: string): number;
+  /** Every answered call, in order of answer. */
+  readonly exchanges: UpstreamExchange[];
   goDown(): Promise<void>;
   comeBack(): Promise<void>;
   close(): Promise<void>;
+}
+
+function jsonOr(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -26,6 +45,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 
 export async function startUpstreamProxy(targetBaseUrl: string): Promise<UpstreamProxy> {
   const forwards = new Map<string, number>();
+  const exchanges: UpstreamExchange[] = [];
   const sockets = new Set<Socket>();
   let port = 0;
   let server: Server | undefined;
@@ -33,10 +53,14 @@ export async function startUpstreamProxy(targetBaseUrl: string): Promise<Upstrea
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
     let quoteId: string | undefined;
-    if (req.method === "POST" && req.url === "/api/v1/orders") {
+    if (req.method === "POST" && (req.url === "/api/v1/orders" || req.url === "/v1/orders")) {
       try {
-        quoteId = (JSON.parse(body.toString("utf8")) as { quoteResponse?: { quoteId?: string } })
-          .quoteResponse?.quoteId;
+        // The reference aggregator's body echoes the quote; the specification's names it.
+        const sent = JSON.parse(body.toString("utf8")) as {
+          quoteResponse?: { quoteId?: string };
+          quoteId?: string;
+        };
+        quoteId = sent.quoteResponse?.quoteId ?? sent.quoteId;
       } catch {
         quoteId = "(unparsable)";
       }
@@ -49,6 +73,13 @@ export async function startUpstreamProxy(targetBaseUrl: string): Promise<Upstrea
         ...(req.method === "GET" ? {} : { body }),
       });
       const text = await upstream.body.text();
+      exchanges.push({
+        method: req.method ?? "GET",
+        path: req.url ?? "",
+        request: body.length === 0 ? undefined : jsonOr(body.toString("utf8")),
+        status: upstream.statusCode,
+        answer: jsonOr(text),
+      });
       const headers: Record<string, string> = { "content-type": "application/json" };
       const retryAfter = upstream.headers["retry-after"];
       if (typeof retryAfter === "string") headers["retry-after"] = retryAfter;
@@ -86,6 +117,7 @@ export async function startUpstreamProxy(targetBaseUrl: string): Promise<Upstrea
     url: `http://127.0.0.1:${port}`,
     forwards,
     forwardsOf: (upstreamQuoteId) => forwards.get(upstreamQuoteId) ?? 0,
+    exchanges,
     goDown: shut,
     comeBack: listen,
     close: shut,

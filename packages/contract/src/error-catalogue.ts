@@ -143,7 +143,8 @@ export const errorCatalogue = {
     origin: "hub",
     status: 400,
     block: "availability",
-    summary: "Upstream unavailable; error_params[0] = upstreamAuth when it refused the hub's credential.",
+    summary:
+      "Upstream or the hub's database unavailable; error_params[0] = upstreamAuth when the upstream refused the hub's credential.",
   },
   EIN0051: {
     origin: "hub",

@@ -1,8 +1,19 @@
 import { type ErrorCode, errorCodes } from "./error-catalogue.js";
 import { type OperationId, type RouteDefinition, routeTable } from "./route-table.js";
 
-/** Codes any call can meet: the gateway's hub failures and lockout, the hub's internal error and per-IP limiter. */
-const EVERY_ROUTE: readonly ErrorCode[] = ["EPX0050", "EPX0051", "EPX0052", "EPX0081", "EIN0049", "EMC0005"];
+/**
+ * Codes any call can meet: the gateway's hub failures and lockout, the hub's internal error, its
+ * database out of reach (EIN0050) and its per-IP limiter.
+ */
+const EVERY_ROUTE: readonly ErrorCode[] = [
+  "EPX0050",
+  "EPX0051",
+  "EPX0052",
+  "EPX0081",
+  "EIN0049",
+  "EIN0050",
+  "EMC0005",
+];
 const CREDENTIAL: readonly ErrorCode[] = [
   "EPX0001",
   "EPX0002",
@@ -37,6 +48,10 @@ export function operationErrorCodes(operationId: OperationId, routeCodes: readon
   ]);
   if (route.access === "key-only") codes.add("EPX0003");
   if (route.subjectRequired) codes.add("EIN0001");
-  if (route.bucket) codes.add("EIN0080");
+  // A bucket sheds past its size (EIN0080), and sheds when the shared counters cannot answer (EIN0081).
+  if (route.bucket) {
+    codes.add("EIN0080");
+    codes.add("EIN0081");
+  }
   return errorCodes.filter((code) => codes.has(code));
 }

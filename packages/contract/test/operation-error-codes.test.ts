@@ -21,6 +21,8 @@ const rows: Array<[string, OperationId, ErrorCode, boolean]> = [
   ["a charged route answers EIN0080", "prepareQuote", "EIN0080", true],
   ["an uncharged route never answers EIN0080", "getHubStatus", "EIN0080", false],
   ["every route can answer EIN0049", "getOnchainOrder", "EIN0049", true],
+  ["every route can answer its database out of reach (EIN0050)", "listOrders", "EIN0050", true],
+  ["a charged route sheds when the shared counters cannot answer (EIN0081)", "createOrder", "EIN0081", true],
   ["every route can meet the per-IP limiter (EMC0005)", "getCatalog", "EMC0005", true],
   ["a credential route can answer EPX0053", "getCatalog", "EPX0053", true],
   ["the public document route answers no credential code", "getOpenapi", "EPX0001", false],

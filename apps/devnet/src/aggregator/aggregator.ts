@@ -300,7 +300,7 @@ export function createAggregator(config: AggregatorConfig): Aggregator {
       );
     } catch (error) {
       if (error instanceof SolverHttpError) {
-        if (error.statusCode === 422 && error.errorCode() === "SOLVER_REJECTED")
+        if (error.refusedOrder())
           throw new AggregatorError(
             422,
             "SOLVER_REJECTED",

@@ -27,8 +27,13 @@ export const statusOrder = [
   "finalized",
 ] as const;
 
+/** finalized, or failed in either dialect (the reference's arm, the specification's plain `failed`). */
 export function isFinalStatus(status: unknown): boolean {
-  return status === "finalized" || (typeof status === "object" && status !== null && "failed" in status);
+  return (
+    status === "finalized" ||
+    status === "failed" ||
+    (typeof status === "object" && status !== null && "failed" in status)
+  );
 }
 
 export interface AssetAmount {

@@ -3,65 +3,81 @@ import { z } from "zod";
 const interopAddress = z.string().regex(/^0x[0-9a-fA-F]+$/, "ERC-7930 interop address as 0x hex");
 const amount = z.string().regex(/^[0-9]+$/, "decimal string of base units");
 
-const inputSchema = z.strictObject({
-  user: interopAddress,
-  asset: interopAddress,
-  amount: amount.optional(),
-  lock: z
-    .strictObject({ kind: z.enum(["the-compact", "rhinestone"]), params: z.unknown().optional() })
-    .optional(),
-});
-
-const outputSchema = z.strictObject({
-  receiver: interopAddress,
-  asset: interopAddress,
-  amount: amount.optional(),
-  calldata: z.string().optional(),
-});
-
 /** Auth scheme names as the reference code spells them, plus the oif-specs spellings. */
 export const authSchemes = ["erc4337", "permit2", "erc20-permit", "eip3009", "erc-4337", "eip-3009"] as const;
 
-export const intentSchema = z.strictObject({
-  intentType: z.literal("oif-swap"),
-  inputs: z.array(inputSchema),
-  outputs: z.array(outputSchema),
-  swapType: z.enum(["exact-input", "exact-output"]).optional(),
-  minValidUntil: z.number().int().min(0).optional(),
-  preference: z
-    .enum(["price", "speed", "inputPriority", "trustMinimization", "input-priority", "trust-minimization"])
-    .optional(),
-  originSubmission: z
-    .strictObject({ mode: z.enum(["user", "protocol"]), schemes: z.array(z.enum(authSchemes)).optional() })
-    .optional(),
-  failureHandling: z.array(z.enum(["refund-automatic", "refund-claim", "needs-new-signature"])).optional(),
-  partialFill: z.boolean().optional(),
-  metadata: z.unknown().optional(),
-});
+type ObjectSchema = typeof z.object;
 
-/** The OIF v0 GetQuoteRequest, which the aggregator forwards to each solver. */
-export const getQuoteRequestSchema = z.strictObject({
-  user: interopAddress,
-  intent: intentSchema,
-  supportedTypes: z.array(z.string()),
-});
+/** The request schemas with objects of one kind: strict (the reference) or stripping unknown fields (the specification). */
+function quoteRequestSchemas(object: ObjectSchema) {
+  const inputSchema = object({
+    user: interopAddress,
+    asset: interopAddress,
+    amount: amount.optional(),
+    lock: object({ kind: z.enum(["the-compact", "rhinestone"]), params: z.unknown().optional() }).optional(),
+  });
 
-export const solverOptionsSchema = z.strictObject({
-  includeSolvers: z.array(z.string()).optional(),
-  excludeSolvers: z.array(z.string()).optional(),
-  timeout: z.number().int().optional(),
-  solverTimeout: z.number().int().optional(),
-  minQuotes: z.number().int().optional(),
-  solverSelection: z.enum(["all", "sampled", "priority"]).optional(),
-  sampleSize: z.number().int().optional(),
-  priorityThreshold: z.number().int().optional(),
-});
+  const outputSchema = object({
+    receiver: interopAddress,
+    asset: interopAddress,
+    amount: amount.optional(),
+    calldata: z.string().optional(),
+  });
 
-/** The aggregator's quote request: the GetQuoteRequest plus solverOptions and metadata, unknown fields denied. */
-export const aggregatorQuoteRequestSchema = getQuoteRequestSchema.extend({
-  solverOptions: solverOptionsSchema.optional(),
-  metadata: z.unknown().optional(),
-});
+  const intentSchema = object({
+    intentType: z.literal("oif-swap"),
+    inputs: z.array(inputSchema),
+    outputs: z.array(outputSchema),
+    swapType: z.enum(["exact-input", "exact-output"]).optional(),
+    minValidUntil: z.number().int().min(0).optional(),
+    preference: z
+      .enum(["price", "speed", "inputPriority", "trustMinimization", "input-priority", "trust-minimization"])
+      .optional(),
+    originSubmission: object({
+      mode: z.enum(["user", "protocol"]),
+      schemes: z.array(z.enum(authSchemes)).optional(),
+    }).optional(),
+    failureHandling: z.array(z.enum(["refund-automatic", "refund-claim", "needs-new-signature"])).optional(),
+    partialFill: z.boolean().optional(),
+    metadata: z.unknown().optional(),
+  });
+
+  /** The OIF v0 GetQuoteRequest, which the aggregator forwards to each solver. */
+  const getQuoteRequestSchema = object({
+    user: interopAddress,
+    intent: intentSchema,
+    supportedTypes: z.array(z.string()),
+  });
+
+  const solverOptionsSchema = object({
+    includeSolvers: z.array(z.string()).optional(),
+    excludeSolvers: z.array(z.string()).optional(),
+    timeout: z.number().int().optional(),
+    solverTimeout: z.number().int().optional(),
+    minQuotes: z.number().int().optional(),
+    solverSelection: z.enum(["all", "sampled", "priority"]).optional(),
+    sampleSize: z.number().int().optional(),
+    priorityThreshold: z.number().int().optional(),
+  });
+
+  /** The aggregator's quote request: the GetQuoteRequest plus solverOptions and metadata, unknown fields denied. */
+  const aggregatorQuoteRequestSchema = getQuoteRequestSchema.extend({
+    solverOptions: solverOptionsSchema.optional(),
+    metadata: z.unknown().optional(),
+  });
+
+  return { intentSchema, getQuoteRequestSchema, solverOptionsSchema, aggregatorQuoteRequestSchema };
+}
+
+// The reference denies unknown fields (serde deny_unknown_fields); the specification does not ask for it.
+const strict = quoteRequestSchemas(z.strictObject as unknown as ObjectSchema);
+export const { intentSchema, getQuoteRequestSchema, solverOptionsSchema, aggregatorQuoteRequestSchema } =
+  strict;
+const loose = quoteRequestSchemas(z.object);
+/** The aggregator's quote request as the specification's face reads it: unknown fields are dropped. */
+export const specQuoteRequestSchema = loose.aggregatorQuoteRequestSchema;
+/** A solver's quote request as the specification's face reads it: unknown fields are dropped. */
+export const specGetQuoteRequestSchema = loose.getQuoteRequestSchema;
 
 export type GetQuoteRequest = z.infer<typeof getQuoteRequestSchema>;
 export type AggregatorQuoteRequest = z.infer<typeof aggregatorQuoteRequestSchema>;

@@ -3,15 +3,23 @@ import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
 import { faultGateHook } from "../faults/fault-gate-hook.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
+import { dialectPathPrefix, type OifDialect } from "../oif-dialect.js";
 import type { Aggregator } from "./aggregator.js";
 import { AggregatorError } from "./aggregator-error.js";
 import { postOrderRequestSchema } from "./oif-order.js";
-import { aggregatorQuoteRequestSchema } from "./oif-quote-request.js";
+import { aggregatorQuoteRequestSchema, specQuoteRequestSchema } from "./oif-quote-request.js";
+import { createSpecFace, specPostOrderRequestSchema } from "./spec-face.js";
 
 export interface AggregatorRoutesOptions {
-  /** Mount point, e.g. `/aggregator`; the OIF paths (`/api/v1/...`, `/health`) live below it. */
+  /** Mount point, e.g. `/aggregator`; the OIF paths (`/api/v1/...` or `/v1/...`, `/health`) live below it. */
   prefix: string;
   aggregator: Aggregator;
+  /**
+   * The reference aggregator's API (`oif-aggregator`, the default: `/api/v1`, strict bodies, its
+   * OrderResponse) or the specification's (`oif-spec-1`: `/v1`, GetQuoteResponse, PostOrderResponse,
+   * GetOrderResponse; see spec-face.ts).
+   */
+  dialect?: OifDialect;
   /** Aggregator-level down, hang and latency knobs. */
   faults?: FaultKnobs;
   clock: Clock;
@@ -38,6 +46,9 @@ const paging = z.object({
 /** The public OIF aggregator HTTP API: quotes, orders, order status, solvers and health. */
 export function registerAggregatorRoutes(app: FastifyInstance, options: AggregatorRoutesOptions): void {
   const { aggregator, faults, clock } = options;
+  const dialect = options.dialect ?? "oif-aggregator";
+  const api = dialectPathPrefix[dialect];
+  const spec = dialect === "oif-spec-1" ? createSpecFace(aggregator, clock) : undefined;
   app.register(
     async (scope) => {
       if (faults) {
@@ -69,29 +80,53 @@ export function registerAggregatorRoutes(app: FastifyInstance, options: Aggregat
 
       scope.get("/health", async () => aggregator.health());
 
-      scope.post("/api/v1/quotes", async (request, reply) => {
-        const parsed = aggregatorQuoteRequestSchema.safeParse(request.body);
-        if (!parsed.success) return rejectBody(reply, parsed.error);
-        return aggregator.getQuotes(parsed.data);
-      });
+      if (spec) {
+        scope.post(`${api}/quotes`, async (request, reply) => {
+          const parsed = specQuoteRequestSchema.safeParse(request.body);
+          if (!parsed.success) return rejectBody(reply, parsed.error);
+          return spec.quotes(parsed.data);
+        });
 
-      scope.post("/api/v1/orders", async (request, reply) => {
-        const parsed = postOrderRequestSchema.safeParse(request.body);
-        if (!parsed.success) return rejectBody(reply, parsed.error);
-        return aggregator.submitOrder(parsed.data);
-      });
+        scope.post(`${api}/orders`, async (request, reply) => {
+          const parsed = specPostOrderRequestSchema.safeParse(request.body);
+          if (!parsed.success) {
+            const issue = parsed.error.issues[0];
+            return reply
+              .code(400)
+              .send({ status: "rejected", message: `${issue?.path.join(".")}: ${issue?.message}` });
+          }
+          const answer = await spec.submit(parsed.data);
+          return reply.code(answer.statusCode).headers(answer.headers).send(answer.body);
+        });
 
-      scope.get<{ Params: { id: string } }>("/api/v1/orders/:id", async (request) =>
-        aggregator.getOrder(request.params.id),
-      );
+        scope.get<{ Params: { id: string } }>(`${api}/orders/:id`, async (request) =>
+          spec.order(request.params.id),
+        );
+      } else {
+        scope.post(`${api}/quotes`, async (request, reply) => {
+          const parsed = aggregatorQuoteRequestSchema.safeParse(request.body);
+          if (!parsed.success) return rejectBody(reply, parsed.error);
+          return aggregator.getQuotes(parsed.data);
+        });
 
-      scope.get("/api/v1/solvers", async (request) => {
+        scope.post(`${api}/orders`, async (request, reply) => {
+          const parsed = postOrderRequestSchema.safeParse(request.body);
+          if (!parsed.success) return rejectBody(reply, parsed.error);
+          return aggregator.submitOrder(parsed.data);
+        });
+
+        scope.get<{ Params: { id: string } }>(`${api}/orders/:id`, async (request) =>
+          aggregator.getOrder(request.params.id),
+        );
+      }
+
+      scope.get(`${api}/solvers`, async (request) => {
         const query = paging.safeParse(request.query);
         if (!query.success) throw new AggregatorError(400, "VALIDATION_ERROR", query.error.message);
         return aggregator.listSolvers(query.data.page, query.data.page_size);
       });
 
-      scope.get<{ Params: { id: string } }>("/api/v1/solvers/:id", async (request) =>
+      scope.get<{ Params: { id: string } }>(`${api}/solvers/:id`, async (request) =>
         aggregator.getSolver(request.params.id),
       );
     },

@@ -31,6 +31,17 @@ export class SolverHttpError extends Error {
       return undefined;
     }
   }
+
+  /** The solver refused the order itself: 422 with `SOLVER_REJECTED` (reference) or status `rejected` (specification). */
+  refusedOrder(): boolean {
+    if (this.statusCode !== 422) return false;
+    if (this.errorCode() === "SOLVER_REJECTED") return true;
+    try {
+      return (JSON.parse(this.body) as { status?: unknown }).status === "rejected";
+    } catch {
+      return false;
+    }
+  }
 }
 
 /** The aggregator's way to one solver: the OIF solver HTTP API. */

@@ -10,6 +10,7 @@ import {
   matchRoute,
   newRequestId,
 } from "@hub/contract";
+import { isStoreUnreachable } from "@hub/store";
 import type { Logger } from "pino";
 import type { OrganizationRateLimiter } from "../limits/organization-rate-limiter.js";
 import type { SourceRateLimiter } from "../limits/source-rate-limiter.js";
@@ -149,6 +150,12 @@ export function createDispatcher(deps: {
     if (call.signal?.aborted) {
       // The caller is gone (gateway timeout); nobody reads this answer, and it is no fault of the hub.
       return [errorAnswer("EIN0049", requestId, { message: "Internal error." }), "ABORTED"];
+    }
+    if (isStoreUnreachable(error)) {
+      // PostgreSQL stopped or restarting: an availability answer the caller retries, one log line.
+      const reason = error instanceof Error ? error.message : String(error);
+      logger.warn({ request_id: requestId, operationId, reason }, "the database cannot be reached: EIN0050");
+      return [errorAnswer("EIN0050", requestId), "EIN0050"];
     }
     logger.error({ err: error, request_id: requestId, operationId }, "unexpected failure answered EIN0049");
     return [errorAnswer("EIN0049", requestId, { message: "Internal error." }), "EIN0049"];

@@ -24,6 +24,14 @@ interface Tally {
 export function createHubMetrics(): HubMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // Gauges named like counters, which `promtool check metrics` refuses; each is the sum of the
+  // labelled gauge beside it (nodejs_active_handles{type} and so on).
+  for (const name of [
+    "nodejs_active_handles_total",
+    "nodejs_active_requests_total",
+    "nodejs_active_resources_total",
+  ])
+    registry.removeSingleMetric(name);
   const tallies = new Map<string, Map<string, Tally>>();
 
   function counterSamples() {

@@ -1,5 +1,5 @@
 import { HubError } from "@hub/contract";
-import type { Counters } from "@hub/counters";
+import type { Counters, TakeResult } from "@hub/counters";
 
 /** The two buckets of the spec's Limits table. */
 export type OrganizationBucket = "quote" | "order";
@@ -20,7 +20,14 @@ export function createOrganizationRateLimiter(deps: {
   // The counters drop a bucket idle for their bucketIdleMs (the spec's 600 s by default).
   return {
     async charge(bucket, organization) {
-      const taken = await deps.counters.take(`hub:${bucket}:${organization}`, rate, 1);
+      let taken: TakeResult;
+      try {
+        taken = await deps.counters.take(`hub:${bucket}:${organization}`, rate, 1);
+      } catch {
+        // Shared counters that cannot answer (Redis down) shed the call: buckets fail closed
+        // (docs/decisions.md, Redis down), busy rather than an internal error.
+        throw new HubError("EIN0081");
+      }
       if (!taken.allowed) throw new HubError("EIN0080", { params: [backOffMs] });
     },
   };

@@ -12,12 +12,19 @@ export interface OutboundLimiter {
   inFlight(providerId: string): number;
 }
 
-export function createOutboundLimiter(deps: { maxConcurrentPerProvider: number }): OutboundLimiter {
+export function createOutboundLimiter(deps: {
+  maxConcurrentPerProvider: number;
+  /** Told of each call not sent because its provider's cap was reached. */
+  onShed?: (providerId: string) => void;
+}): OutboundLimiter {
   const inFlight = new Map<string, number>();
   return {
     tryAcquire(providerId) {
       const current = inFlight.get(providerId) ?? 0;
-      if (current >= deps.maxConcurrentPerProvider) return undefined;
+      if (current >= deps.maxConcurrentPerProvider) {
+        deps.onShed?.(providerId);
+        return undefined;
+      }
       inFlight.set(providerId, current + 1);
       let released = false;
       return () => {

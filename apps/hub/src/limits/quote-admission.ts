@@ -6,14 +6,17 @@ export interface QuoteAdmission {
   readonly inFlight: number;
 }
 
-export function createQuoteAdmission(deps: { limit: number }): QuoteAdmission {
+export function createQuoteAdmission(deps: { limit: number; onShed?: () => void }): QuoteAdmission {
   let inFlight = 0;
   return {
     get inFlight() {
       return inFlight;
     },
     async run(work) {
-      if (inFlight >= deps.limit) throw new HubError("EIN0081");
+      if (inFlight >= deps.limit) {
+        deps.onShed?.();
+        throw new HubError("EIN0081");
+      }
       inFlight += 1;
       try {
         return await work();

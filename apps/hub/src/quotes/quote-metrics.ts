@@ -1,10 +1,12 @@
-import { Counter, type Registry } from "prom-client";
+import { Counter, Histogram, type Registry } from "prom-client";
 import type { QuoteRejectionReason } from "./quote-rejection.js";
 
 /** Counters of quote rounds; labels carry configured provider ids and fixed reasons only. */
 export interface QuoteMetrics {
   vettingRejected(providerId: string, reason: QuoteRejectionReason): void;
   providerOutcome(providerId: string, outcome: string): void;
+  /** A round's time from asking the sources to their last answer (or the deadline), and whether it had quotes. */
+  roundFinished(seconds: number, outcome: "quotes" | "none"): void;
 }
 
 export function createQuoteMetrics(registry: Registry): QuoteMetrics {
@@ -20,7 +22,15 @@ export function createQuoteMetrics(registry: Registry): QuoteMetrics {
     labelNames: ["provider", "outcome"] as const,
     registers: [registry],
   });
+  const rounds = new Histogram({
+    name: "hub_quote_round_duration_seconds",
+    help: "Quote rounds from asking the sources to the last answer or the deadline, by outcome (quotes, none).",
+    labelNames: ["outcome"] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 8, 12, 15, 20],
+    registers: [registry],
+  });
   return {
+    roundFinished: (seconds, outcome) => rounds.labels(outcome).observe(seconds),
     vettingRejected: (providerId, reason) => rejections.labels(providerId, reason).inc(),
     providerOutcome: (providerId, outcome) => outcomes.labels(providerId, outcome).inc(),
   };

@@ -76,9 +76,11 @@ export function createQuoteRound(deps: QuoteRoundDeps): QuoteRound {
       if (inScope.length === 0) throw noQuoteProvider();
       const deadline = AbortSignal.timeout(deps.deadlineMs);
       const roundSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
+      const started = performance.now();
       const settled = await Promise.allSettled(
         inScope.map((source) => source.ask(route, scope, roundSignal)),
       );
+      const seconds = (performance.now() - started) / 1000;
       const endMs = clock.now();
       const candidates: QuoteCandidate[] = [];
       const refusals: unknown[] = [];
@@ -93,6 +95,7 @@ export function createQuoteRound(deps: QuoteRoundDeps): QuoteRound {
         if (valid.length > 0) candidates.push(...valid);
         else refusals.push(refusalOf(answers, noneMessage));
       }
+      metrics.roundFinished(seconds, candidates.length > 0 ? "quotes" : "none");
       if (candidates.length > 0) return candidates.sort((a, b) => compareQuotes(a, b, route.swapType));
       signal?.throwIfAborted();
       // Any candidate wins over every refusal; with none, the refusal that says most: no viable route

@@ -57,8 +57,25 @@ export interface TickResult {
   quotesPruned: number;
 }
 
+/** What this instance last saw of one chain; the operations metrics read it at each scrape. */
+export interface ChainIndexState {
+  chainDomain: string;
+  /** The safe head (head less confirmations) at the last tick that read it. */
+  safeHead?: number;
+  /** The last block indexed (the watermark) as this instance last knew it. */
+  indexedBlock?: number;
+  /** When a tick last indexed this chain up to its safe head (ms since the epoch). */
+  caughtUpAtMs?: number;
+  /** Ticks in which this chain could not be indexed. */
+  errors: number;
+}
+
 export interface Reconciler {
   readonly instanceId: string;
+  /** Whether this instance held the lease at its last tick (only the leader indexes). */
+  readonly leader: boolean;
+  /** Each configured chain's last known indexing state. */
+  chainStates(): ChainIndexState[];
   /** Starts the poll loop (a tick now, then one every pollIntervalMs after the previous ends). */
   start(): void;
   /** Ends the loop, waits for a running tick, and gives the lease up. */
@@ -81,6 +98,10 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
   const makeReader = deps.createChainReader ?? ((chain) => createEvmChainReader({ rpcUrl: chain.rpcUrl }));
   const readers = new Map(deps.chains.map((chain) => [chain.chainDomain, makeReader(chain)]));
   const verifiedChainIds = new Set<string>();
+  const states = new Map<string, ChainIndexState>(
+    deps.chains.map((chain) => [chain.chainDomain, { chainDomain: chain.chainDomain, errors: 0 }]),
+  );
+  let leader = false;
   let leaseRenewedAt = 0;
   let running = false;
   let stopping = false;
@@ -122,6 +143,11 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
       }
     }
     const safeHead = (await reader.headBlockNumber()) - confirmations;
+    const state = states.get(chain.chainDomain);
+    if (state) {
+      state.safeHead = safeHead;
+      if (watermark) state.indexedBlock = watermark.lastBlock;
+    }
     let expected = watermark ? watermark.lastBlock : null;
     let from = watermark ? watermark.lastBlock + 1 : chain.startBlock;
     while (from <= safeHead && !stopping) {
@@ -163,17 +189,26 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
       progress.factsWritten += written;
       expected = to;
       from = to + 1;
+      if (state) state.indexedBlock = to;
     }
+    if (state && from > safeHead) state.caughtUpAtMs = deps.clock.now();
     return progress;
   }
 
   async function runTick(): Promise<TickResult> {
-    if (!(await holdLease(true))) return { leader: false, chains: [], quotesPruned: 0 };
+    // A lease that cannot be read is not held: the lag gauges stop reporting this instance's view.
+    leader = await holdLease(true).catch((error: unknown) => {
+      leader = false;
+      throw error;
+    });
+    if (!leader) return { leader: false, chains: [], quotesPruned: 0 };
     const results = await Promise.allSettled(deps.chains.map((chain) => indexChain(chain)));
     const chains = results.map((result, index): ChainProgress => {
       if (result.status === "fulfilled") return result.value;
       const chainDomain = deps.chains[index]?.chainDomain ?? "unknown";
       const error = result.reason instanceof Error ? result.reason.message : String(result.reason);
+      const state = states.get(chainDomain);
+      if (state) state.errors += 1;
       if (result.reason instanceof WatermarkConflictError)
         deps.logger.warn({ chainDomain, error }, "reconciler range not committed");
       else deps.logger.error({ chainDomain, error }, "reconciler could not index chain");
@@ -227,6 +262,10 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
 
   return {
     instanceId: lease.holder,
+    get leader() {
+      return leader;
+    },
+    chainStates: () => [...states.values()].map((state) => ({ ...state })),
     start() {
       if (running) return;
       running = true;
@@ -247,6 +286,7 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
       await inFlight?.catch(() => undefined);
       await store.releaseReconcilerLease(lease);
       leaseRenewedAt = 0;
+      leader = false;
       stopping = false;
     },
     tick,

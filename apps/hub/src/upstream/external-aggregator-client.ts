@@ -1,5 +1,12 @@
 import type { ExternalProviderConfig } from "./providers-config.js";
-import { createUpstreamSender, parseJson, readFailureOf, type UnavailableReason } from "./upstream-http.js";
+import {
+  createUpstreamSender,
+  notReadyReason,
+  parseJson,
+  readFailureOf,
+  type UnavailableReason,
+  type UpstreamCallObserver,
+} from "./upstream-http.js";
 
 /** Body of an external aggregator's `POST /quote`. */
 export interface ExternalQuoteRequest {
@@ -35,6 +42,8 @@ export interface ExternalAggregatorClient {
   readonly provider: ExternalProviderConfig;
   quote(request: ExternalQuoteRequest, signal?: AbortSignal): Promise<ExternalQuoteOutcome>;
   getQuote(upstreamQuoteId: string, signal?: AbortSignal): Promise<GetExternalQuoteOutcome>;
+  /** Readiness: GET of the base URL gets an HTTP answer below 500 (the API names no health route); else why not. */
+  ready(signal: AbortSignal): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -61,11 +70,18 @@ function jsonObjectOf(
 }
 
 /** An external aggregator client over one keep-alive pool, each call under the provider's timeout and the caller's signal. */
-export function createExternalAggregatorClient(provider: ExternalProviderConfig): ExternalAggregatorClient {
-  const { send, close } = createUpstreamSender(provider);
+export function createExternalAggregatorClient(
+  provider: ExternalProviderConfig,
+  observe?: UpstreamCallObserver,
+): ExternalAggregatorClient {
+  const { send, close } = createUpstreamSender(provider, observe);
 
   return {
     provider,
+
+    async ready(signal) {
+      return notReadyReason(await send("GET", "/", undefined, signal), (status) => status < 500);
+    },
 
     async quote(request, signal) {
       const started = performance.now();

@@ -1,6 +1,7 @@
 export * from "./external-aggregator-client.js";
 export * from "./interop-address.js";
 export * from "./oif-aggregator-client.js";
+export * from "./oif-dialects.js";
 export * from "./oif-order-response.js";
 export * from "./oif-quote-request.js";
 export * from "./oif-quote-response.js";

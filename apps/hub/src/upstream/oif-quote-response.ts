@@ -3,8 +3,9 @@ import { z } from "zod";
 const previewSide = z.array(z.looseObject({ asset: z.string(), amount: z.string().optional() }));
 
 /**
- * One QuoteResponse of the OIF aggregator, as far as the hub reads it. Unknown fields are kept: the
- * object is echoed verbatim on submission, so the one stored is always the one received.
+ * One quote of an OIF upstream, as far as the hub reads it (the client has already named its solver).
+ * Unknown fields are kept: the reference aggregator gets the object back verbatim on submission, so the
+ * one stored is always the one received. The specification's Quote has no integrity checksum.
  */
 export const oifQuoteResponseSchema = z.looseObject({
   quoteId: z.string().min(1),
@@ -25,7 +26,7 @@ export const oifQuoteResponseSchema = z.looseObject({
   provider: z.string().optional(),
   partialFill: z.boolean().optional(),
   preview: z.looseObject({ inputs: previewSide, outputs: previewSide }),
-  integrityChecksum: z.string(),
+  integrityChecksum: z.string().optional(),
 });
 
 /** A QuoteResponse as the hub reads it. */

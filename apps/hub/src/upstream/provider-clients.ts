@@ -5,6 +5,7 @@ import {
 } from "./external-aggregator-client.js";
 import { createOifAggregatorClient, type OifAggregatorClient } from "./oif-aggregator-client.js";
 import { type ProviderConfig, type ProviderConfigInput, parseProvidersConfig } from "./providers-config.js";
+import type { UpstreamCallResult } from "./upstream-http.js";
 
 /** One client per configured provider; quote rounds ask the enabled ones, submissions find theirs by id. */
 export interface ProviderClients {
@@ -16,6 +17,8 @@ export interface ProviderClients {
   get(providerId: string): OifAggregatorClient | undefined;
   /** The client of a configured external aggregator (enabled or not). */
   getExternal(providerId: string): ExternalAggregatorClient | undefined;
+  /** Every configured client, enabled or not, OIF first. */
+  readonly all: readonly (OifAggregatorClient | ExternalAggregatorClient)[];
   close(): Promise<void>;
 }
 
@@ -40,21 +43,26 @@ function limitedQuote<Request, Outcome>(
 
 export function createProviderClients(
   providers: readonly (ProviderConfig | ProviderConfigInput)[],
-  deps: { outbound?: OutboundLimiter } = {},
+  deps: {
+    outbound?: OutboundLimiter;
+    /** Told of every call's end, by provider id (the operations metrics). */
+    observe?: (providerId: string, result: UpstreamCallResult) => void;
+  } = {},
 ): ProviderClients {
   const configs = parseProvidersConfig(providers);
   const oif = new Map<string, OifAggregatorClient>();
   const external = new Map<string, ExternalAggregatorClient>();
   const refused = { kind: "rate-limited", retryAfterSeconds: undefined } as const;
   for (const config of configs) {
+    const observe = deps.observe && ((result: UpstreamCallResult) => deps.observe?.(config.id, result));
     if (config.kind === "oif-aggregator") {
-      const client = createOifAggregatorClient(config);
+      const client = createOifAggregatorClient(config, observe);
       oif.set(config.id, {
         ...client,
         quote: limitedQuote(config.id, client.quote, deps.outbound, refused),
       });
     } else {
-      const client = createExternalAggregatorClient(config);
+      const client = createExternalAggregatorClient(config, observe);
       external.set(config.id, {
         ...client,
         quote: limitedQuote(config.id, client.quote, deps.outbound, refused),
@@ -66,6 +74,7 @@ export function createProviderClients(
     enabledExternal: [...external.values()].filter((client) => client.provider.enabled),
     get: (providerId) => oif.get(providerId),
     getExternal: (providerId) => external.get(providerId),
+    all: [...oif.values(), ...external.values()],
     async close() {
       await Promise.all([...oif.values(), ...external.values()].map((client) => client.close()));
     },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type OifDialect, oifDialects } from "./oif-dialects.js";
 
 /** The OIF order types a provider can be asked for; each one is a lane of the hub. */
 export const oifProducts = ["oif-escrow-v0", "oif-3009-v0"] as const;
@@ -19,10 +20,15 @@ const providerFields = {
   enabled: z.boolean().default(true),
 };
 
-/** An OIF aggregator the hub asks for quotes and forwards orders to; `/api/v1/...` is appended to baseUrl. */
+/**
+ * An OIF upstream (aggregator or solver) the hub asks for quotes and forwards orders to; the dialect's
+ * path prefix (`/v1` for the specification, `/api/v1` for the reference aggregator) is appended to baseUrl.
+ */
 export const oifProviderConfigSchema = z.object({
   ...providerFields,
   kind: z.literal("oif-aggregator"),
+  /** How the upstream speaks: the published specification (default) or the reference aggregator. */
+  dialect: z.enum(oifDialects).default("oif-spec-1"),
   /** The order types this provider may be asked for. */
   products: z.array(z.enum(oifProducts)).min(1).default(["oif-escrow-v0", "oif-3009-v0"]),
 });
@@ -73,17 +79,38 @@ export function parseProvidersConfig(input: unknown): ProviderConfig[] {
   throw new Error(`invalid providers configuration:\n${lines.join("\n")}`);
 }
 
-/** The provider for a devnet: its OIF aggregator is mounted at `<devnetUrl>/aggregator`. */
+/** Where a devnet mounts its OIF aggregator of each dialect. */
+export const devnetAggregatorPaths: Readonly<Record<OifDialect, string>> = {
+  "oif-spec-1": "/spec/aggregator",
+  "oif-aggregator": "/aggregator",
+};
+
+/**
+ * The provider for a devnet's OIF aggregator of the dialect asked for (the specification's by default):
+ * `<devnetUrl>/spec/aggregator` or `<devnetUrl>/aggregator`.
+ */
 export function devnetProvider(
   devnetUrl: string,
   overrides: Partial<Omit<OifProviderConfigInput, "kind">> = {},
 ): OifProviderConfig {
+  const dialect = overrides.dialect ?? "oif-spec-1";
   return oifProviderConfigSchema.parse({
     id: "devnet",
     kind: "oif-aggregator",
-    baseUrl: `${devnetUrl.replace(/\/+$/, "")}/aggregator`,
+    baseUrl: `${devnetUrl.replace(/\/+$/, "")}${devnetAggregatorPaths[dialect]}`,
     ...overrides,
   });
+}
+
+/**
+ * Both of a devnet's OIF aggregators, so that every quote round asks in both dialects: `devnet` (the
+ * specification's) and `devnet-reference` (the reference aggregator's), in front of the same solvers.
+ */
+export function devnetProviders(devnetUrl: string): OifProviderConfig[] {
+  return [
+    devnetProvider(devnetUrl),
+    devnetProvider(devnetUrl, { id: "devnet-reference", dialect: "oif-aggregator" }),
+  ];
 }
 
 /** The devnet's external aggregator, mounted at `<devnetUrl>/external`. */

@@ -29,6 +29,30 @@ export interface UpstreamSenderConfig {
   connections: number;
 }
 
+/**
+ * How one call ended, as metrics count it: the answer's status class (429 apart), or why there was no
+ * answer.
+ */
+export type UpstreamCallResult = "2xx" | "3xx" | "4xx" | "429" | "5xx" | UnavailableReason;
+
+/** Told of every call's end; the operations metrics count them per provider. */
+export type UpstreamCallObserver = (result: UpstreamCallResult) => void;
+
+function resultOf(sent: Sent): UpstreamCallResult {
+  if (!sent.ok) return sent.reason;
+  const status = sent.answer.statusCode;
+  if (status === 429) return "429";
+  if (status >= 500) return "5xx";
+  if (status >= 400) return "4xx";
+  return status >= 300 ? "3xx" : "2xx";
+}
+
+/** Undefined when a probe's answer has a good status; else why the upstream is not ready. */
+export function notReadyReason(sent: Sent, good: (status: number) => boolean): string | undefined {
+  if (!sent.ok) return `${sent.reason}: ${sent.cause}`;
+  return good(sent.answer.statusCode) ? undefined : `the upstream answered HTTP ${sent.answer.statusCode}`;
+}
+
 /** Largest upstream answer the client reads; a bigger one is a malformed answer. */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
@@ -145,7 +169,10 @@ async function readBounded(body: Dispatcher.ResponseData["body"]): Promise<strin
  * Calls to one upstream over one undici keep-alive pool. Every call runs under the upstream's
  * timeout and the caller's signal; undici's own timeouts are off so only those two end a call.
  */
-export function createUpstreamSender(config: UpstreamSenderConfig): UpstreamSender {
+export function createUpstreamSender(
+  config: UpstreamSenderConfig,
+  observe?: UpstreamCallObserver,
+): UpstreamSender {
   const base = new URL(config.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, "");
   const pool = new Pool(base.origin, {
@@ -161,45 +188,58 @@ export function createUpstreamSender(config: UpstreamSenderConfig): UpstreamSend
     ...config.headers,
   };
 
-  return {
-    async send(method, path, body, signal) {
-      if (signal?.aborted)
-        return { ok: false, notSent: true, reason: "aborted", cause: describe(signal.reason) };
-      const timeout = AbortSignal.timeout(config.timeoutMs);
-      const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-      try {
-        const response = await pool.request({
-          method,
-          path: `${basePath}${path}`,
-          headers:
-            body === undefined ? sharedHeaders : { ...sharedHeaders, "content-type": "application/json" },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          signal: combined,
-        });
-        const text = await readBounded(response.body);
-        return { ok: true, answer: { statusCode: response.statusCode, headers: response.headers, text } };
-      } catch (error) {
-        if (error instanceof AnswerTooLarge) {
-          return { ok: false, notSent: false, reason: "malformed", cause: error.message };
-        }
-        const code = errorCode(error);
-        if (code !== undefined && NOT_SENT_CODES.has(code)) {
-          return { ok: false, notSent: true, reason: "transport", cause: describe(error) };
-        }
-        if (timeout.aborted) {
-          return {
-            ok: false,
-            notSent: false,
-            reason: "timeout",
-            cause: `no answer within ${config.timeoutMs} ms`,
-          };
-        }
-        if (signal?.aborted) {
-          return { ok: false, notSent: false, reason: "aborted", cause: describe(signal.reason) };
-        }
-        return { ok: false, notSent: false, reason: "transport", cause: describe(error) };
+  async function send(
+    method: "GET" | "POST",
+    path: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<Sent> {
+    if (signal?.aborted)
+      return { ok: false, notSent: true, reason: "aborted", cause: describe(signal.reason) };
+    const timeout = AbortSignal.timeout(config.timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      const response = await pool.request({
+        method,
+        path: `${basePath}${path}`,
+        headers:
+          body === undefined ? sharedHeaders : { ...sharedHeaders, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: combined,
+      });
+      const text = await readBounded(response.body);
+      return { ok: true, answer: { statusCode: response.statusCode, headers: response.headers, text } };
+    } catch (error) {
+      if (error instanceof AnswerTooLarge) {
+        return { ok: false, notSent: false, reason: "malformed", cause: error.message };
       }
-    },
+      const code = errorCode(error);
+      if (code !== undefined && NOT_SENT_CODES.has(code)) {
+        return { ok: false, notSent: true, reason: "transport", cause: describe(error) };
+      }
+      if (timeout.aborted) {
+        return {
+          ok: false,
+          notSent: false,
+          reason: "timeout",
+          cause: `no answer within ${config.timeoutMs} ms`,
+        };
+      }
+      if (signal?.aborted) {
+        return { ok: false, notSent: false, reason: "aborted", cause: describe(signal.reason) };
+      }
+      return { ok: false, notSent: false, reason: "transport", cause: describe(error) };
+    }
+  }
+
+  return {
+    send: observe
+      ? async (method, path, body, signal) => {
+          const sent = await send(method, path, body, signal);
+          observe(resultOf(sent));
+          return sent;
+        }
+      : send,
     close: () => pool.close(),
   };
 }

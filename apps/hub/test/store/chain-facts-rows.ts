@@ -49,3 +49,15 @@ export async function countBridgeDeposits(
   );
   return row?.n;
 }
+
+/** The reconciler lease row as the database holds it (expired or not); undefined when nobody took it. */
+export async function readReconcilerLease(
+  sql: SqlExecutor,
+  name = "reconciler",
+): Promise<{ holder: string; acquiredAt: Date; expiresAt: Date } | undefined> {
+  const [row] = await sql.query<{ holder: string; acquired_at: Date; expires_at: Date }>(
+    "SELECT holder, acquired_at, expires_at FROM reconciler_leases WHERE name = $1",
+    [name],
+  );
+  return row && { holder: row.holder, acquiredAt: row.acquired_at, expiresAt: row.expires_at };
+}

@@ -1,0 +1,156 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { promisify } from "node:util";
+import { startReadyStack } from "@hub/cli-app/test-stack";
+import { createHubClient, hubOrderIdOf, type SubmitStep } from "@hub/sdk";
+import { viemWalletOverHttp } from "@hub/sdk/viem";
+import type { Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+
+// Every example runs as a newcomer runs it (`npm run example -- <lane>`) against a stack started as
+// `npm start` starts it: these are the SDK's end-to-end tests, one per EVM lane, on real chains.
+const root = new URL("../../", import.meta.url).pathname;
+const dataDir = mkdtempSync(join(tmpdir(), "hub-examples-"));
+let stack: Awaited<ReturnType<typeof startReadyStack>>;
+
+before(async () => {
+  stack = await startReadyStack(dataDir);
+});
+after(async () => {
+  await stack?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function runExample(lane: string): Promise<string[]> {
+  const { stdout } = await promisify(execFile)("npm", ["run", "--silent", "example", "--", lane], {
+    cwd: root,
+    env: { ...process.env, HUB_DATA_DIR: dataDir },
+    timeout: 120_000,
+  }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
+    throw new Error(`example ${lane} failed: ${error.message}\n${error.stdout}\n${error.stderr}`);
+  });
+  return stdout.trim().split("\n");
+}
+
+/** The labels of the printed steps, in order, each once. */
+function stepsOf(lines: string[]): string[] {
+  const labels = lines.map((line) => line.split(/\s+/)[0]!);
+  return labels.filter((label, index) => labels.indexOf(label) === index);
+}
+
+const lanes = [
+  {
+    lane: "permit2",
+    wire: "oif-escrow-gasless",
+    steps: ["stack", "approve", "quote", "signature", "ack", "state", "money", "RESULT"],
+  },
+  {
+    lane: "eip3009",
+    wire: "aggregator-gasless",
+    steps: ["stack", "quote", "signature", "ack", "state", "money", "RESULT"],
+  },
+  {
+    lane: "wrap-native",
+    wire: "oif-wrap-native",
+    steps: ["stack", "quote", "tx", "ack", "state", "money", "RESULT"],
+  },
+  {
+    lane: "swap-token",
+    wire: "oif-swap-token",
+    steps: ["stack", "quote", "cost", "tx", "ack", "state", "money", "RESULT"],
+  },
+  {
+    lane: "open-flow",
+    wire: "open-flow",
+    steps: ["stack", "quote", "tx", "signature", "ack", "state", "money", "RESULT"],
+  },
+];
+
+for (const { lane, wire, steps } of lanes) {
+  test(`npm run example -- ${lane}: quote, ${wire} submission, each state, and settled money facts from the on-chain views`, async () => {
+    const lines = await runExample(lane);
+    assert.deepEqual(stepsOf(lines), steps, lines.join("\n"));
+    const result = JSON.parse(lines.at(-1)!.replace(/^RESULT /, ""));
+    assert.equal(result.lane, wire);
+    assert.deepEqual([result.status, result.filled, result.settled], ["SETTLED", true, true]);
+    assert.ok(result.paid.length > 0 && result.paid.every((amount: string) => BigInt(amount) > 0n));
+    const sendsSteps = wire !== "oif-escrow-gasless" && wire !== "aggregator-gasless";
+    assert.deepEqual(
+      result.opened,
+      sendsSteps ? [result.orderId] : [],
+      "each sent step opened the followed order",
+    );
+    if (wire === "open-flow") return;
+
+    // The SDK's history read on the same subject: the canary check passes and the order is listed settled.
+    const subject = /as (example-\S+),/.exec(lines[0]!)?.[1];
+    assert.ok(subject, lines[0]);
+    const hubOrderId = /hubOrderId ([0-9a-f]{64})/.exec(lines.join("\n"))?.[1];
+    const client = createHubClient({ baseUrl: stack.dev.baseUrl, apiKey: stack.dev.apiKey, subject });
+    const page = await client.listOrders();
+    assert.equal(page.subject, subject);
+    assert.deepEqual(
+      page.orders.map((order) => [order.orderId, order.onchainOrderId, order.chain?.status]),
+      [[hubOrderId, result.orderId, "SETTLED"]],
+    );
+  });
+}
+
+test("on the real stack a lost openFor answer is recovered: the SDK reads the order by hubOrderId, re-posts the same body and gets the first ack", async () => {
+  const { dev } = stack;
+  const account = privateKeyToAccount(dev.accounts[5]!.privateKey as Hex);
+  const posts: string[] = [];
+  // The first registration reaches the hub and is answered, but the answer never reaches the caller.
+  const losingFetch: typeof fetch = async (input, init) => {
+    const answer = await fetch(input, init);
+    if (String(input).endsWith("/order/openfor")) {
+      posts.push(String(init?.body));
+      if (posts.length === 1) {
+        await answer.text();
+        throw new TypeError("the connection broke before the answer arrived");
+      }
+    }
+    return answer;
+  };
+  const subject = "sdk-lost-answer";
+  const client = createHubClient({ baseUrl: dev.baseUrl, apiKey: dev.apiKey, subject, fetch: losingFetch });
+  const [origin, destination] = (await client.catalog()).families.evm;
+  const usdc = (chain: typeof origin) => chain!.assets.find((asset) => asset.symbol === "USDC")!.key;
+  const request = {
+    sourceAsset: usdc(origin),
+    destinationAsset: usdc(destination),
+    amount: "1200000",
+    recipient: account.address,
+    sourceAccount: account.address,
+  };
+  const offer = (await client.preview(request)).offers.find((entry) => entry.lane === "aggregator-gasless");
+  assert.ok(offer, "an EIP-3009 offer");
+  const quote = await client.prepare({
+    ...request,
+    preparationId: "sdk-lost-answer",
+    provider: offer.provider,
+  });
+  const rpcUrls = Object.fromEntries(dev.chains.map((chain) => [chain.chainId, chain.rpcUrl]));
+  const steps: SubmitStep[] = [];
+  const order = await client.submit(quote, viemWalletOverHttp(account, rpcUrls), {
+    onStep: (s) => steps.push(s),
+  });
+
+  assert.deepEqual(
+    steps.map((s) => (s.step === "lost-answer" ? `${s.step}:${s.error.code}:${s.orderFound}` : s.step)),
+    ["signed", "lost-answer:ESDK_NETWORK:true", "acked"],
+  );
+  assert.equal(posts.length, 2);
+  assert.equal(posts[1], posts[0], "the identical body, with the one signature");
+  assert.equal(order.kind === "openfor" && order.hubOrderId, await hubOrderIdOf(quote.quoteId));
+  const page = await client.listOrders();
+  assert.deepEqual(
+    page.orders.map((entry) => entry.orderId),
+    [order.kind === "openfor" && order.hubOrderId],
+    "one order",
+  );
+});

@@ -1,0 +1,217 @@
+import { HubError, type SentTransaction } from "./errors.js";
+import { hubOrderIdOf } from "./hub-order-id.js";
+import { sleep, type Transport } from "./transport.js";
+import type { ExecutionTx, OpenForAck, OrderCreateAck, Winner } from "./types.js";
+import { approveCalldata, type EvmWallet, evmChainIdOf, type TypedData } from "./wallet.js";
+
+/** An order `submit` registered: what `track` follows. */
+export type SubmittedOrder =
+  | {
+      kind: "openfor";
+      lane: Winner["lane"];
+      quoteId: string;
+      /** The {orderId} of GET /order/{orderId}/status. */
+      hubOrderId: string;
+      /** The on-chain id: the fill view's key. */
+      onchainOrderId: string;
+      ack: OpenForAck;
+      sent: SentTransaction[];
+    }
+  | {
+      kind: "open-flow";
+      lane: Winner["lane"];
+      quoteId: string;
+      /** The {orderId} of GET /status/{orderId}. */
+      orderId: string;
+      ack: OrderCreateAck;
+      sent: SentTransaction[];
+    };
+
+/** What `submit` reports as it happens, in order. */
+export type SubmitStep =
+  | { step: "signed"; lane: Winner["lane"]; signature: string }
+  | { step: "sent"; transaction: SentTransaction; description: string }
+  | { step: "mined"; transaction: SentTransaction }
+  | { step: "lost-answer"; error: HubError; orderFound: boolean }
+  | { step: "acked"; order: SubmittedOrder };
+
+export interface SubmitOptions {
+  signal?: AbortSignal;
+  onStep?: (step: SubmitStep) => void;
+}
+
+/**
+ * Does what the winner's lane asks, once: sign (Permit2, EIP-3009), or send executionTx (proxy lanes,
+ * open flow) and sign signIntent (open flow); then registers. A lost answer is recovered by reading the
+ * order by its hubOrderId and re-posting the identical body: never a second signature, never a re-quote.
+ * EIN0052 stops at once. Every error after a transaction was sent carries it in `sent`.
+ */
+export async function submitWinner(
+  call: Transport,
+  winner: Winner,
+  wallet: EvmWallet,
+  options: SubmitOptions = {},
+): Promise<SubmittedOrder> {
+  const { signal, onStep = () => {} } = options;
+  const hubOrderId = await hubOrderIdOf(winner.quoteId);
+  const sent: SentTransaction[] = [];
+
+  /** After a lost answer: read the order by its id, once more after a pause if not found, then the caller re-posts. */
+  const readBack = (path: string) => async (error: HubError) => {
+    const found = () =>
+      call({ method: "GET", path, signal }).then(
+        () => true,
+        () => false,
+      );
+    let orderFound = await found();
+    if (!orderFound) {
+      await sleep(1_000, signal);
+      orderFound = await found();
+    }
+    onStep({ step: "lost-answer", error, orderFound });
+  };
+
+  /** POST a registration; a lost answer is read back by hubOrderId and re-posted; EIN0052 stops at once. */
+  const register = <T>(path: string, body: object, readPath: string) =>
+    call<T>({ method: "POST", path, body, signal, stopOn: ["EIN0052"], onLostAnswer: readBack(readPath) });
+  const acked = (order: SubmittedOrder): SubmittedOrder => {
+    onStep({ step: "acked", order });
+    return order;
+  };
+
+  const openFor = async (signature?: string): Promise<SubmittedOrder> => {
+    const body = {
+      quoteRequestId: winner.quoteRequestId,
+      quoteId: winner.quoteId,
+      ...(signature ? { signature } : {}),
+    };
+    const ack = await register<OpenForAck>("/order/openfor", body, `/order/${hubOrderId}/status`);
+    return acked({
+      kind: "openfor",
+      lane: winner.lane,
+      quoteId: winner.quoteId,
+      hubOrderId: ack.hubOrderId,
+      onchainOrderId: ack.orderId,
+      ack,
+      sent,
+    });
+  };
+
+  const sign = async (typed: TypedData, prefix: string): Promise<string> => {
+    const signature = `${prefix}${(await wallet.signTypedData(typed)).replace(/^0x/, "")}`;
+    onStep({ step: "signed", lane: winner.lane, signature });
+    return signature;
+  };
+
+  try {
+    switch (winner.lane) {
+      case "oif-escrow-gasless":
+        // Permit2: the scheme byte 0x00, then the 65-byte ECDSA signature.
+        return await openFor(await sign(winner.signPayload as TypedData, "0x00"));
+      case "aggregator-gasless":
+        // EIP-3009: the raw signature of the inner payload of {chainId, payload}.
+        return await openFor(await sign((winner.signPayload as { payload: TypedData }).payload, "0x"));
+      case "oif-wrap-native":
+      case "oif-swap-token":
+        await sendAll(requireExecutionTx(winner), wallet, sent, onStep);
+        return await openFor();
+      case "open-flow": {
+        // Without signIntent a signed registration is impossible: refuse before anything is sent.
+        const signIntent = winner.signIntent;
+        if (!signIntent) {
+          throw new HubError({
+            code: "ESDK_NO_SIGN_INTENT",
+            status: 0,
+            message: "the winner carries no signIntent: re-quote with sourceAccount before sending anything",
+          });
+        }
+        await sendAll(requireExecutionTx(winner), wallet, sent, onStep);
+        const signature = await wallet.signMessage(signIntent);
+        onStep({ step: "signed", lane: winner.lane, signature });
+        const body = {
+          quoteId: winner.quoteId,
+          artifactHash: winner.disclosure.signableHash,
+          signature,
+          signer: wallet.address,
+          scheme: "eip191",
+        };
+        const ack = await register<OrderCreateAck>("/order", body, `/status/${hubOrderId}`);
+        return acked({
+          kind: "open-flow",
+          lane: winner.lane,
+          quoteId: winner.quoteId,
+          orderId: ack.orderId,
+          ack,
+          sent,
+        });
+      }
+      default:
+        throw new HubError({
+          code: "ESDK_NOT_COMPLETABLE",
+          status: 0,
+          message:
+            winner.lane === "oif-escrow-nonevm"
+              ? "the Solana lane has no adapter in this SDK yet"
+              : `a ${winner.lane} winner is not completable by submit`,
+        });
+    }
+  } catch (error) {
+    if (error instanceof HubError) throw error.withSent(sent);
+    // The wallet's own failure (refused signature, RPC error): the one error class, with what was sent.
+    throw new HubError({
+      code: "ESDK_WALLET",
+      status: 0,
+      message: `wallet: ${String(error)}`,
+      cause: error,
+      sent,
+    });
+  }
+}
+
+function requireExecutionTx(winner: Winner): ExecutionTx {
+  if (!winner.executionTx) {
+    throw new HubError({
+      code: "ESDK_NOT_COMPLETABLE",
+      status: 0,
+      message: "the winner carries no executionTx",
+    });
+  }
+  return winner.executionTx;
+}
+
+/** Approvals first, then steps, in order; each mined and succeeded before the next. */
+async function sendAll(
+  executionTx: ExecutionTx,
+  wallet: EvmWallet,
+  sent: SentTransaction[],
+  onStep: (step: SubmitStep) => void,
+): Promise<void> {
+  const transactions = [
+    ...executionTx.approvals.map((approval) => ({
+      kind: "approval" as const,
+      chainId: evmChainIdOf(approval.chainId),
+      to: approval.token,
+      data: approveCalldata(approval.spender, BigInt(approval.amount)),
+      value: 0n,
+      description: `approve ${approval.amount} to ${approval.spender}`,
+    })),
+    ...executionTx.steps.map((step) => ({
+      kind: "step" as const,
+      chainId: evmChainIdOf(step.chainId),
+      to: step.to,
+      data: step.data,
+      value: BigInt(step.value),
+      description: step.description,
+    })),
+  ];
+  for (const { kind, description, ...tx } of transactions) {
+    const hash = await wallet.sendTransaction(tx);
+    const transaction: SentTransaction = { kind, chainId: tx.chainId, hash };
+    sent.push(transaction);
+    onStep({ step: "sent", transaction, description });
+    if (!(await wallet.waitForTransaction(tx.chainId, hash))) {
+      throw new HubError({ code: "ESDK_TX_REVERTED", status: 0, message: `transaction ${hash} reverted` });
+    }
+    onStep({ step: "mined", transaction });
+  }
+}
