@@ -1,12 +1,18 @@
 // Profiles the gateway path alone: `node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/gateway-profile.ts`
-// serves GET /v1/catalog through the gateway and in-process hub under 6 s of load from a separate process.
+// serves GET /v1/catalog through the gateway and in-process hub under 6 s of load from a separate process
+// (BARE=1: the bare node:http server instead; HTTP_TRANSPORT=1: the gateway calls the hub's listener).
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { generateApiKey, hashApiKey } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
-import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
+import {
+  createCredentialResolver,
+  createGatewayApp,
+  createHttpHubTransport,
+  createInProcessHubTransport,
+} from "@hub/gateway-app";
 import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { pino } from "pino";
 import { benchCatalog } from "./gateway-catalog.js";
@@ -31,12 +37,20 @@ const store = {
   },
   async markKeysUsed() {},
 };
+// HTTP_TRANSPORT=1: the gateway reaches the hub's own listener (in this process) over HTTP.
+if (process.env.HTTP_TRANSPORT) await hub.app.listen({ port: 0, host: "127.0.0.1" });
+const transport = process.env.HTTP_TRANSPORT
+  ? createHttpHubTransport({
+      url: `http://127.0.0.1:${(hub.app.server.address() as AddressInfo).port}`,
+      connections: 32,
+    })
+  : createInProcessHubTransport(hub);
 const credentials = createCredentialResolver({}, { store, logger: quiet });
 const app = createGatewayApp({
   config: { hubCredential: HUB_SECRET, organizationPool: { ratePerSecond: 1e9, burst: 1e9 } },
   credentials,
   counters: createMemoryCounters(),
-  transport: createInProcessHubTransport(hub),
+  transport,
   logger: pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false })),
 });
 const sample = await hub.handle({

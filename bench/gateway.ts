@@ -1,6 +1,7 @@
 // Gateway benchmark: requests/s and p50/p99 of GET /v1/catalog through the gateway (in-process hub,
 // the default), straight to the hub's own HTTP listener, and from a bare node:http server answering the
-// same bytes; then p99 through the gateway at half the bare server's throughput. The load generator
+// same bytes; then p99 through the gateway at half the bare server's throughput; then the HTTP transport
+// (gateway → the hub's listener) beside an nginx proxy_pass hop to the same listener (bench/gateway-nginx.ts). The load generator
 // (autocannon) runs in its own process on loopback. `npm run bench -- gateway`, or standalone:
 // `node --import tsx bench/gateway.ts`.
 import { spawn } from "node:child_process";
@@ -22,6 +23,7 @@ import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { pino } from "pino";
 import { singleKeyStore } from "./bench-gateway.js";
 import { benchCatalog } from "./gateway-catalog.js";
+import { startNginxHop } from "./gateway-nginx.js";
 
 const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
 const ORG = "org_bench";
@@ -195,10 +197,41 @@ export async function run(options: Partial<LoadSettings> = {}): Promise<object> 
     }
 
     const overHttp = await startGateway(createHttpHubTransport({ url: hubUrl, connections: 32 }));
+    let gatewayHttp: LoadResult;
     try {
-      results.gatewayHttpTransport = await load(`${overHttp.url}/v1/catalog`, { "x-api-key": key }, settings);
+      gatewayHttp = await load(`${overHttp.url}/v1/catalog`, { "x-api-key": key }, settings);
+      results.gatewayHttpTransport = gatewayHttp;
     } finally {
       await overHttp.close();
+    }
+
+    // The same hop made by nginx: proxy_pass to the hub's listener, the hub credential set by nginx.
+    const nginx = await startNginxHop(new URL(hubUrl).host, {
+      "x-gateway-credential": HUB_SECRET,
+      "x-service-org": ORG,
+    });
+    if ("unavailable" in nginx) results.nginxProxyPass = { unavailable: nginx.unavailable };
+    else {
+      try {
+        const nginxCpuBefore = nginx.cpuMicros();
+        const viaNginx = await load(`${nginx.url}/v1/catalog`, {}, settings);
+        const nginxCpu = nginx.cpuMicros() - nginxCpuBefore;
+        const hopMicros = nginxCpu / Math.max(1, viaNginx.requests + viaNginx.warmupRequests);
+        results.nginxProxyPass = { ...viaNginx, nginxWorkerCpuMicrosPerRequest: Math.round(hopMicros) };
+        // What the gateway adds in front of the hub's listener (gateway over HTTP less the hub alone),
+        // against what nginx adds in front of it.
+        const gatewayHopMicros =
+          (gatewayHttp.serverCpuMicrosPerRequest ?? 0) -
+          (results.hubDirect as LoadResult).serverCpuMicrosPerRequest!;
+        results.httpTransportVerdict = {
+          gatewayHopCpuMicrosPerRequest: gatewayHopMicros,
+          nginxHopCpuMicrosPerRequest: Math.round(hopMicros),
+          ratioToNginx: Number((gatewayHopMicros / Math.max(1, hopMicros)).toFixed(2)),
+          target: 1.5,
+        };
+      } finally {
+        await nginx.close();
+      }
     }
   } finally {
     await new Promise<void>((resolve) => bare.close(() => resolve()));

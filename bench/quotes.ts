@@ -1,14 +1,17 @@
 // Quote round overhead: the time a POST /quote takes in the hub above its slowest provider, at 1, 16
-// and 64 concurrent quotes. Two providers answer real devnet quotes (recorded once per level) after a
-// fixed delay (10 ms and 25 ms); overhead = the hub's answer time - 25 ms. It covers the upstream HTTP on
+// and 64 concurrent quotes. Two providers (in a child process) answer real devnet quotes (recorded once
+// per level) after a fixed delay (10 ms and 25 ms); overhead = the hub's answer time - 25 ms, and the
+// hub process's CPU per round (process.cpuUsage over the level less the process's idle CPU rate, the
+// devnet's polling: the figure a loaded machine bends least). It covers the upstream HTTP on
 // loopback, parsing, vetting (typed data rebuilt and hashed) of 4 quotes per provider, ranking,
 // disclosure and the quotes-table insert (PGlite), through the hub's in-process entry.
 
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { fork } from "node:child_process";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { type CatalogChain, type HubAnswer, hubHeaders } from "@hub/contract";
 import { createDevnet } from "@hub/devnet-app";
 import { createTestHubApp } from "@hub/hub-app/test-harness";
@@ -34,28 +37,36 @@ function percentile(sorted: number[], p: number): number {
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
-/** A provider stand-in answering POST /api/v1/quotes with the recorded answer for the asked order type. */
-async function startCannedProvider(delayMs: number, answers: Map<string, string>) {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { supportedTypes: string[] };
-      const answer = answers.get(body.supportedTypes[0]!);
-      setTimeout(() => {
-        res.writeHead(answer ? 200 : 400, { "content-type": "application/json" });
-        res.end(answer ?? JSON.stringify({ error: "AGGREGATION_ERROR", message: "none" }));
-      }, delayMs);
-    });
+/** The canned providers (bench/quotes-providers.ts) in a child process; `record` hands them answers. */
+async function startCannedProviders(delays: number[]) {
+  const child = fork(new URL("./quotes-providers.ts", import.meta.url).pathname, delays.map(String), {
+    execArgv: ["--import", "tsx"],
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { urls } = await new Promise<{ urls: string[] }>((resolve) => child.once("message", resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    urls,
+    record: async (answers: Map<string, string>) => {
+      const done = new Promise((resolve) => child.once("message", resolve));
+      child.send({ answers: [...answers] });
+      await done;
+    },
+    close: () => child.disconnect(),
   };
 }
 
-export async function run(): Promise<object> {
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+
+/** RSS, the JavaScript heap and array buffers in MiB, after a full GC and a second's rest. */
+async function settledMemoryMb(): Promise<{ rss: number; heapUsed: number; arrayBuffers: number }> {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const usage = process.memoryUsage();
+  return { rss: mb(usage.rss), heapUsed: mb(usage.heapUsed), arrayBuffers: mb(usage.arrayBuffers) };
+}
+
+/** The figures per concurrency level; with `memoryRounds`, only the memory before and after that many quotes. */
+export async function run(options: { memoryRounds?: number } = {}): Promise<object> {
   const dataDir = await mkdtemp(join(tmpdir(), "bench-quotes-"));
   const devnet = await createDevnet({
     port: 0,
@@ -66,12 +77,12 @@ export async function run(): Promise<object> {
   const databases = createTestDatabases({ databaseUrl: undefined });
   const db = await databases.open("pglite");
   const answers = new Map<string, string>();
-  const providers = await Promise.all(PROVIDER_DELAYS_MS.map((delay) => startCannedProvider(delay, answers)));
-  const providerConfigs: ProviderConfigInput[] = providers.map((p, i) => ({
+  const providers = await startCannedProviders(PROVIDER_DELAYS_MS);
+  const providerConfigs: ProviderConfigInput[] = providers.urls.map((url, i) => ({
     id: `p${i}`,
     kind: "oif-aggregator",
     dialect: "oif-aggregator",
-    baseUrl: p.url,
+    baseUrl: url,
     connections: 128,
     // Long enough that a loaded machine shows up as overhead, not as refusals.
     timeoutMs: 14_000,
@@ -106,6 +117,7 @@ export async function run(): Promise<object> {
         });
         answers.set(laneTable[lane].oif.product, await upstream.body.text());
       }
+      await providers.record(answers);
     };
     const payload = Buffer.from(JSON.stringify(body));
     const headers = {
@@ -138,21 +150,48 @@ export async function run(): Promise<object> {
     const results: Record<string, object> = {};
     await record();
     for (let i = 0; i < 20; i += 1) await quoteOnce();
-    for (const level of LEVELS) {
-      await record();
-      const samples: number[] = [];
+    // The devnet in this process polls its chains: its CPU while no quote runs is taken off each level's.
+    const idleStarted = performance.now();
+    const idleCpu = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const idleUsage = process.cpuUsage(idleCpu);
+    const idleCpuMsPerMs = (idleUsage.user + idleUsage.system) / 1000 / (performance.now() - idleStarted);
+    /** `rounds` quotes, `concurrency` at a time; the answers are recorded afresh every 1,000 rounds. */
+    const quoteMany = async (concurrency: number, rounds: number, samples: number[]) => {
       let next = 0;
-      const started = performance.now();
       await Promise.all(
-        Array.from({ length: level.concurrency }, async () => {
-          while (next < level.rounds) {
+        Array.from({ length: concurrency }, async () => {
+          while (next < rounds) {
             next += 1;
+            if (next % 1000 === 0) await record();
             const elapsed = await quoteOnce();
             if (elapsed !== undefined) samples.push(elapsed - slowest);
           }
         }),
       );
+    };
+    if (options.memoryRounds !== undefined) {
+      const idleMb = await settledMemoryMb();
+      await quoteMany(64, options.memoryRounds, []);
+      const rssAfterQuotesMb = mb(process.memoryUsage().rss);
+      return {
+        what: `the hub's process memory idle (after 20 quotes) and after ${options.memoryRounds} quotes, 64 concurrent (PGlite, devnet in the process)`,
+        loadAverage1m: loadavg()[0],
+        idleMb,
+        rssAfterQuotesMb,
+        afterQuotesAndGcMb: await settledMemoryMb(),
+        refusals: failures,
+      };
+    }
+    for (const level of LEVELS) {
+      await record();
+      const samples: number[] = [];
+      const started = performance.now();
+      const cpuBefore = process.cpuUsage();
+      await quoteMany(level.concurrency, level.rounds, samples);
       const wallMs = performance.now() - started;
+      const cpu = process.cpuUsage(cpuBefore);
+      const cpuMsPerRound = ((cpu.user + cpu.system) / 1000 - idleCpuMsPerMs * wallMs) / level.rounds;
       samples.sort((a, b) => a - b);
       results[String(level.concurrency)] = {
         rounds: level.rounds,
@@ -161,21 +200,24 @@ export async function run(): Promise<object> {
         overheadP99Ms: round(percentile(samples, 99)),
         overheadMaxMs: round(samples[samples.length - 1]!),
         quotesPerSecond: Math.round((samples.length / wallMs) * 1000),
+        hubCpuMsPerRound: round(cpuMsPerRound),
+        roundsPerHubCpuSecond: Math.round(1000 / cpuMsPerRound),
       };
     }
     return {
       what: "POST /quote time in the hub minus the slowest provider's fixed delay",
       providerDelaysMs: PROVIDER_DELAYS_MS,
-      upstreamCallsPerRound: providers.length * route.lanes.length,
-      quotesVettedPerRound: providers.length * route.lanes.length * 2,
+      upstreamCallsPerRound: providers.urls.length * route.lanes.length,
+      quotesVettedPerRound: providers.urls.length * route.lanes.length * 2,
       database: "pglite",
       refusals: failures,
       loadAverage1m: loadavg()[0],
+      idleCpuMsPerSecond: round(idleCpuMsPerMs * 1000),
       byConcurrency: results,
     };
   } finally {
     await hub.close();
-    await Promise.all(providers.map((p) => p.close()));
+    providers.close();
     await db.dispose();
     await databases.dispose();
     await devnet.stop();

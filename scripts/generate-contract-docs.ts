@@ -1,8 +1,9 @@
-// Writes the contract's generated files: packages/contract/openapi.yaml and docs/errors.md.
+// Writes the contract's generated files: packages/contract/openapi.yaml, packages/contract/errors.json and docs/errors.md.
 import { writeFileSync } from "node:fs";
-import { openapiYaml, renderErrorsDoc } from "@hub/contract";
+import { errorCatalogueJson, openapiYaml, renderErrorsDoc } from "@hub/contract";
 
 const root = new URL("..", import.meta.url).pathname;
 writeFileSync(`${root}packages/contract/openapi.yaml`, openapiYaml());
 writeFileSync(`${root}docs/errors.md`, renderErrorsDoc());
-console.log("wrote packages/contract/openapi.yaml and docs/errors.md");
+writeFileSync(`${root}packages/contract/errors.json`, errorCatalogueJson());
+console.log("wrote packages/contract/openapi.yaml, packages/contract/errors.json and docs/errors.md");

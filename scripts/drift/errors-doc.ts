@@ -1,12 +1,19 @@
-// docs/errors.md must be what the error catalogue renders now (scripts/generate-contract-docs.ts).
+// docs/errors.md and packages/contract/errors.json must be what the error catalogue renders now
+// (scripts/generate-contract-docs.ts).
 import { existsSync, readFileSync } from "node:fs";
-import { renderErrorsDoc } from "@hub/contract";
+import { errorCatalogueJson, renderErrorsDoc } from "@hub/contract";
 
-const path = new URL("../../docs/errors.md", import.meta.url).pathname;
+const renderings = [
+  ["docs/errors.md", renderErrorsDoc],
+  ["packages/contract/errors.json", errorCatalogueJson],
+] as const;
 
 export async function check(): Promise<string[]> {
-  if (!existsSync(path)) return ["docs/errors.md is missing: run scripts/generate-contract-docs.ts"];
-  return readFileSync(path, "utf8") === renderErrorsDoc()
-    ? []
-    : ["docs/errors.md differs from the error catalogue: run scripts/generate-contract-docs.ts"];
+  return renderings.flatMap(([file, render]) => {
+    const path = new URL(`../../${file}`, import.meta.url).pathname;
+    if (!existsSync(path)) return [`${file} is missing: run scripts/generate-contract-docs.ts`];
+    return readFileSync(path, "utf8") === render()
+      ? []
+      : [`${file} differs from the error catalogue: run scripts/generate-contract-docs.ts`];
+  });
 }

@@ -15,6 +15,7 @@ import { publicPage } from "./pages/layout.js";
 import { messageBody } from "./pages/message-page.js";
 import { registerAccessRoutes } from "./routes/access-routes.js";
 import { registerAuditLogRoutes } from "./routes/audit-log-routes.js";
+import { registerDocsRoutes } from "./routes/docs-routes.js";
 import { registerOperatorRoutes } from "./routes/operator-routes.js";
 import { registerSignInRoutes } from "./routes/sign-in-routes.js";
 import { registerUsageRoutes } from "./routes/usage-routes.js";
@@ -130,7 +131,10 @@ export function createDashboardApp(deps: DashboardDeps): DashboardApp {
   );
 
   app.addHook("onSend", async (request, reply, payload) => {
-    for (const [name, value] of Object.entries(securityHeaders)) reply.header(name, value);
+    for (const [name, value] of Object.entries(securityHeaders)) {
+      // A route may set a policy of its own (the API reference); every other answer gets the strict one.
+      if (!reply.hasHeader(name)) reply.header(name, value);
+    }
     if (!request.url.startsWith("/assets/")) reply.header("cache-control", "no-store");
     return payload;
   });
@@ -178,6 +182,7 @@ export function createDashboardApp(deps: DashboardDeps): DashboardApp {
   registerOperatorRoutes(app, context);
   registerUsageRoutes(app, context);
   registerAuditLogRoutes(app, context);
+  registerDocsRoutes(app, context);
 
   app.setNotFoundHandler((_request, reply) =>
     sendPage(

@@ -231,3 +231,53 @@ test("in a real browser: an operator creates an organization, invites a member a
 
   assert.deepEqual(errors, [], "no console errors (CSP violations included)");
 });
+
+test("in a real browser: /docs lists the reference and the guides, and /docs/api renders the OpenAPI document with Redoc, nothing from elsewhere", {
+  skip,
+}, async () => {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const foreign: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("request", (request) => {
+    if (!request.url().startsWith(f.url) && !request.url().startsWith("blob:")) foreign.push(request.url());
+  });
+
+  await page.goto(`${f.url}/docs`);
+  await shot(page, "docs-index");
+  await page.getByRole("link", { name: "API reference" }).click();
+  await page.waitForURL(`${f.url}/docs/api`);
+  // Redoc renders the document's title, its tags and each operation's summary.
+  await page.getByRole("heading", { name: /Intent swap and bridge hub API/ }).waitFor({ timeout: 30_000 });
+  await page.getByRole("heading", { name: "Quote: one round, the winner disclosed" }).waitFor();
+  await page.screenshot({ path: join(shots, "docs-api-reference.png") });
+  console.log(`# screenshot ${join(shots, "docs-api-reference.png")}`);
+
+  // The error catalogue table is in the rendered reference, EPX0004 (which no path answers) included.
+  await page.getByRole("heading", { name: "Error codes" }).scrollIntoViewIfNeeded();
+  const unknownRoute = page.getByRole("cell", { name: "EPX0004" }).first();
+  await unknownRoute.scrollIntoViewIfNeeded();
+  assert.ok(await unknownRoute.isVisible());
+  await page.screenshot({ path: join(shots, "docs-error-codes.png") });
+  console.log(`# screenshot ${join(shots, "docs-error-codes.png")}`);
+
+  // An operation shows its example request and answer beside it.
+  await page.goto(`${f.url}/docs/api#tag/Quotes/operation/createQuote`);
+  await page.getByRole("heading", { name: "Quote: one round, the winner disclosed" }).waitFor();
+  await page.getByText('"quoteRequestId"').first().waitFor();
+  await page.screenshot({ path: join(shots, "docs-create-quote.png") });
+  console.log(`# screenshot ${join(shots, "docs-create-quote.png")}`);
+
+  const catalogue = (await (await fetch(`${f.url}/docs/errors.json`)).json()) as {
+    codes: Record<string, { block: string }>;
+  };
+  assert.equal(catalogue.codes.EIN0080?.block, "busy");
+  const guide = await fetch(`${f.url}/docs/guides/lanes.md`);
+  assert.equal(guide.headers.get("content-type"), "text/markdown; charset=utf-8");
+  assert.deepEqual(foreign, []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,9 +1,4 @@
-/** The only request headers a page may send (spec Authentication, project id): never x-api-key. */
-export const PREFLIGHT_ALLOWED_HEADERS = "x-project-id, Content-Type, X-Service-Subject";
-
-/** The response headers a page may read on a project-id answer. */
-export const EXPOSED_HEADERS =
-  "X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After";
+import { EXPOSED_HEADERS, PREFLIGHT_ALLOWED_HEADERS } from "@hub/contract";
 
 /** Headers that let the page at `origin` read a project-id answer (refusals included). */
 export function corsHeaders(origin: string | undefined): Record<string, string> {

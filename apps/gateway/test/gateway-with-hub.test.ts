@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { HubTransport } from "@hub/contract";
+import { type HubTransport, openapiDocument } from "@hub/contract";
 import { createHttpHubTransport, createInProcessHubTransport } from "../src/index.js";
 import { assertRefusal, callGateway } from "./fixtures/call-gateway.js";
 import { rawRequest } from "./fixtures/raw-http.js";
 import { startRealHub } from "./fixtures/real-hub.js";
 import { type StartedGateway, startGateway } from "./fixtures/start-gateway.js";
+
+type Refusal = { errors: { error_code: string; error_reference?: string }[] };
 
 const transports: { name: string; make(hub: Awaited<ReturnType<typeof startRealHub>>): HubTransport }[] = [
   { name: "in process", make: (real) => createInProcessHubTransport(real.hub) },
@@ -52,6 +54,31 @@ for (const kind of transports) {
         },
       });
       assert.deepEqual(answer.body, direct.body);
+    });
+
+    test("the document's server, resolved for this gateway, is dev.json's baseUrl, and its paths after it are routes; null reads as absent", async () => {
+      const [server] = openapiDocument().servers as { url: string }[];
+      const base = server?.url.replace("{origin}", gw.origin);
+      assert.equal(base, gw.baseUrl);
+      const headers = { "x-api-key": key, "x-service-subject": "user-1", "content-type": "application/json" };
+      const catalog = await fetch(`${base}/catalog`, { headers: { "x-api-key": key } });
+      assert.equal(catalog.status, 200);
+      const unknown = await fetch(`${base}/order/${"0".repeat(64)}/status`, { headers });
+      assert.equal(((await unknown.json()) as Refusal).errors[0]?.error_code, "EIN0009");
+      // The document admits null on an optional request field, as the body decoder reads it: absent.
+      const request = {
+        sourceAsset: "eip155:31337/erc20:0x00000000000000000000000000000000000000aa",
+        destinationAsset: "eip155:31337/slip44:60",
+        amount: "1000000",
+        recipient: "0x00000000000000000000000000000000000000bb",
+      };
+      const quote = async (body: object) => {
+        const answer = await fetch(`${base}/quote`, { method: "POST", headers, body: JSON.stringify(body) });
+        return ((await answer.json()) as Refusal).errors[0];
+      };
+      const withNulls = await quote({ ...request, sourceAccount: null, swapType: null });
+      assert.notEqual(withNulls?.error_code, "EIN0001", JSON.stringify(withNulls));
+      assert.deepEqual(withNulls, await quote(request));
     });
 
     test("GET /v1/catalog with a project id from an allowed origin is readable by the page", async () => {

@@ -60,6 +60,11 @@ async function readStatus(
   });
   const envelope = envelopeOf(answer);
   assert.equal(envelope.success, true, answer.body.toString());
+  // Cached reads answer JSON rendered once; the bytes stay those of JSON.stringify of the envelope.
+  assert.equal(
+    answer.body.toString(),
+    JSON.stringify({ success: true, data: envelope.data, request_id: envelope.request_id }),
+  );
   return envelope.data as UpstreamOrderStatus;
 }
 

@@ -10,7 +10,7 @@ import {
   quoteWinnerSchema,
   signableHash,
 } from "@hub/contract";
-import { type Hex, hashTypedData } from "viem";
+import { getAddress, type Hex, hashTypedData } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { QuoteTemplate } from "../src/quotes/quote-template.js";
 import { createOifAggregatorClient, devnetProvider } from "../src/upstream/index.js";
@@ -299,6 +299,13 @@ describe("quote rounds against the devnet through the hub", () => {
         q.order.payload.message.witness.outputs[0].recipient = addressToBytes32(`0x${"88".repeat(20)}`);
       },
     },
+    "a spender whose letter case breaks its checksum": {
+      reason: "typed-data-hash",
+      symbol: "TKN",
+      doctor: (q) => {
+        q.order.payload.message.spender = `0x${q.order.payload.message.spender.slice(2).toUpperCase()}`;
+      },
+    },
     "an EIP-3009 nonce that is not the order id": {
       reason: "nonce",
       symbol: "USDC",
@@ -347,6 +354,28 @@ describe("quote rounds against the devnet through the hub", () => {
       );
     });
   }
+
+  test("an answer that spells a value another way (a checksummed spender, the domain's chainId as a string) hashes as the rebuilt typed data and can win", async (t) => {
+    t.after(() => {
+      tampered.doctor = undefined;
+    });
+    tampered.doctor = (quote) => {
+      const q = quote as Json;
+      if (q.order.type !== "oif-escrow-v0") return quote;
+      const { domain, message } = q.order.payload;
+      message.spender = getAddress(message.spender);
+      domain.chainId = String(domain.chainId);
+      const bump = (value: string) => String(BigInt(value) + 1000n);
+      message.witness.outputs[0].amount = bump(message.witness.outputs[0].amount);
+      q.preview.outputs[0].amount = bump(q.preview.outputs[0].amount);
+      return quote;
+    };
+    const winner = quoteWinnerSchema.parse(dataOf(await guarded.post("/v1/quote", body("TKN"))));
+    assert.match(winner.provider, /^tampered\./);
+    const payload = winner.signPayload as Json;
+    assert.equal(payload.message.spender, origin.inputSettlers.escrow.toLowerCase());
+    assert.equal(payload.domain.chainId, origin.chainId);
+  });
 
   test("the disclosed winner of a quote is what the quotes table holds", async () => {
     const winner = dataOf(await main.post("/v1/quote", body())) as QuoteWinner;

@@ -11,4 +11,5 @@ export * from "./receive-with-authorization-typed-data.js";
 export * from "./standard-order.js";
 export * from "./standard-order-json.js";
 export * from "./start-anvil.js";
+export * from "./typed-data-hasher.js";
 export * from "./user-proxy-calls.js";

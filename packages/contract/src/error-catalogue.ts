@@ -38,7 +38,8 @@ export const errorCatalogue = {
     origin: "gateway",
     status: 400,
     block: "terminal",
-    summary: "Request body could not be read (aborted or malformed transfer).",
+    summary:
+      "Request could not be read: a request line or header the HTTP parser refuses (a raw control character or non-ASCII byte in the path included), or an aborted or malformed body transfer.",
   },
   EPX0007: {
     origin: "gateway",

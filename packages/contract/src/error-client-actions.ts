@@ -7,7 +7,8 @@ export const errorClientActions: Readonly<Record<ErrorCode, string>> = {
   EPX0003: "Call this route with a secret key from a backend; a project id cannot open it.",
   EPX0004: "Check the method and path against the OpenAPI document.",
   EPX0005: "Send a body of at most 64 KiB.",
-  EPX0006: "Resend the request; the body arrived incomplete.",
+  EPX0006:
+    "Percent-encode the path (no raw control or non-ASCII bytes) and send well-formed headers; if the body arrived incomplete, resend it.",
   EPX0007: "Send exactly one credential: x-api-key or x-project-id.",
   EPX0008: "Send the project id exactly as the dashboard shows it.",
   EPX0009: "Stop: the project id is unknown. Check it in the dashboard.",

@@ -1,7 +1,8 @@
 import { errorCatalogue, errorCodes } from "./error-catalogue.js";
 import { errorClientActions } from "./error-client-actions.js";
 
-function cell(text: string): string {
+/** Text made safe for one cell of a Markdown table. */
+export function markdownCell(text: string): string {
   return text.replaceAll("|", "\\|").replaceAll("\n", " ");
 }
 
@@ -9,7 +10,7 @@ function cell(text: string): string {
 export function renderErrorsDoc(): string {
   const rows = errorCodes.map((code) => {
     const spec = errorCatalogue[code];
-    return `| \`${code}\` | ${spec.status} | ${spec.origin} | ${spec.block} | ${cell(spec.summary)} | ${cell(errorClientActions[code])} |`;
+    return `| \`${code}\` | ${spec.status} | ${spec.origin} | ${spec.block} | ${markdownCell(spec.summary)} | ${markdownCell(errorClientActions[code])} |`;
   });
   return `# Error codes
 
@@ -26,4 +27,20 @@ Blocks: **terminal**: change the request, or fix the credential or origin; no re
 |---|---|---|---|---|---|
 ${rows.join("\n")}
 `;
+}
+
+/**
+ * packages/contract/errors.json, rendered from the catalogue (also served by the dashboard at
+ * /docs/errors.json): every code with its status, origin, block, meaning and what a client does.
+ */
+export function errorCatalogueJson(): string {
+  const codes = Object.fromEntries(
+    errorCodes.map((code) => [code, { ...errorCatalogue[code], clientAction: errorClientActions[code] }]),
+  );
+  const document = {
+    description:
+      "The error catalogue of the Intent swap and bridge hub API. Branch on errors[0].error_code, never on the HTTP status. Blocks: terminal (change the request, no retry), availability (retry later), busy (back off: error_params[0] ms on EIN0080, EPX0080, EPX0082; Retry-After seconds on EPX0081).",
+    codes,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -1,4 +1,5 @@
 export * from "./catalog.js";
+export * from "./cors.js";
 export * from "./credentials.js";
 export * from "./decode-body.js";
 export * from "./decode-query.js";
@@ -25,6 +26,7 @@ export * from "./operations/get-order-by-transaction.js";
 export * from "./operations/get-order-status.js";
 export * from "./operations/list-orders.js";
 export * from "./operations/operation-contracts.js";
+export * from "./operations/operation-examples.js";
 export * from "./operations/path-parameters.js";
 export * from "./operations/prepare-quote.js";
 export * from "./operations/preview-quote.js";

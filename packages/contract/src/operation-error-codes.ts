@@ -2,13 +2,19 @@ import { type ErrorCode, errorCodes } from "./error-catalogue.js";
 import { type OperationId, type RouteDefinition, routeTable } from "./route-table.js";
 
 /**
- * Codes any call can meet: the gateway's hub failures and lockout, the hub's internal error, its
- * database out of reach (EIN0050) and its per-IP limiter.
+ * Codes any call can meet: a body over the gateway's limit (EPX0005, on a GET too) or a request the HTTP
+ * parser cannot read (a raw control character or non-ASCII byte in the path is EPX0006 whatever the
+ * route), the gateway's hub failures, its lockout and the failure of its own checks (the lockout
+ * counters are read before the route is known, so EPX0053 reaches the public route too), the hub's
+ * internal error, its database out of reach (EIN0050) and its per-IP limiter.
  */
 const EVERY_ROUTE: readonly ErrorCode[] = [
+  "EPX0005",
+  "EPX0006",
   "EPX0050",
   "EPX0051",
   "EPX0052",
+  "EPX0053",
   "EPX0081",
   "EIN0049",
   "EIN0050",
@@ -21,11 +27,10 @@ const CREDENTIAL: readonly ErrorCode[] = [
   "EPX0008",
   "EPX0009",
   "EPX0010",
-  "EPX0053",
   "EPX0080",
   "EPX0082",
 ];
-const BODY: readonly ErrorCode[] = ["EPX0005", "EPX0006", "EMC0028", "EIN0001"];
+const BODY: readonly ErrorCode[] = ["EMC0028", "EIN0001"];
 
 /** The route table's line for an operation id. */
 export function routeOf(operationId: OperationId): RouteDefinition {

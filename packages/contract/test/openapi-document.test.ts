@@ -4,7 +4,10 @@ import { test } from "node:test";
 import { parse } from "yaml";
 import {
   API_PREFIX,
+  createQuoteRequestBody,
+  decodeBody,
   errorCatalogue,
+  laneSchema,
   openapiDocument,
   openapiYaml,
   operationContracts,
@@ -17,7 +20,7 @@ const doc: Json = openapiDocument();
 const root = new URL("../../../", import.meta.url).pathname;
 
 function operationOf(method: string, path: string): Json {
-  return doc.paths[`${API_PREFIX}${path}`]?.[method.toLowerCase()];
+  return doc.paths[path]?.[method.toLowerCase()];
 }
 
 test("the committed openapi.yaml is the generated document", () => {
@@ -32,10 +35,14 @@ test("the document is OpenAPI 3.1", () => {
   assert.equal(doc.openapi, "3.1.0");
 });
 
-test("every route of the route table is a path under /v1 with its operationId, and nothing else is", () => {
-  const expected = routeTable.map(
-    (route) => `${route.method} ${API_PREFIX}${route.path} ${route.operationId}`,
-  );
+test("the server is {base_url} (the origin followed by /v1), so a client built on dev.json's baseUrl calls the right paths", () => {
+  assert.equal(doc.servers.length, 1);
+  assert.equal(doc.servers[0].url, `{origin}${API_PREFIX}`);
+  assert.equal(doc.jsonSchemaDialect, "https://json-schema.org/draft/2020-12/schema");
+});
+
+test("every route of the route table is a path after /v1 with its operationId, and nothing else is", () => {
+  const expected = routeTable.map((route) => `${route.method} ${route.path} ${route.operationId}`);
   const actual = Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item as Json).map(
       ([method, op]) => `${method.toUpperCase()} ${path} ${(op as Json).operationId}`,
@@ -166,4 +173,40 @@ test("the document validates against the OpenAPI 3.1 schema", async () => {
   const result = await validator.validate(JSON.parse(JSON.stringify(doc)));
   assert.equal(validator.version, "3.1");
   assert.deepEqual(result, { valid: true });
+});
+
+test("a request's optional field admits null and has no default, a required one admits neither, as decodeBody reads them", () => {
+  const quoteRequest = doc.components.schemas.QuoteRequest;
+  assert.deepEqual(quoteRequest.properties.sourceAccount.anyOf.at(-1).type, "null");
+  assert.deepEqual(quoteRequest.properties.swapType.anyOf.at(-1).type, "null");
+  assert.equal(JSON.stringify(quoteRequest).includes('"default"'), false);
+  assert.equal(quoteRequest.properties.amount.anyOf, undefined);
+  const decoded = decodeBody(createQuoteRequestBody, {
+    sourceAsset: "eip155:31337/slip44:60",
+    destinationAsset: "eip155:31338/slip44:60",
+    amount: "1",
+    recipient: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+    sourceAccount: null,
+    swapType: null,
+  });
+  assert.equal(decoded.sourceAccount, undefined);
+  assert.equal(decoded.swapType, "exact-input");
+});
+
+test("every tag an operation names is declared, and the winners are unions discriminated by lane, one variant per lane", () => {
+  const tags = new Set(doc.tags.map((tag: Json) => tag.name));
+  for (const route of routeTable) {
+    const operation = operationOf(route.method, route.path);
+    assert.ok(
+      operation.tags.every((tag: string) => tags.has(tag)),
+      route.operationId,
+    );
+    assert.ok(operation.summary, route.operationId);
+  }
+  for (const name of ["QuoteWinner", "PreparedQuote"]) {
+    const winner = doc.components.schemas[name];
+    assert.equal(winner.discriminator.propertyName, "lane");
+    assert.deepEqual(Object.keys(winner.discriminator.mapping).sort(), [...laneSchema.options].sort());
+    assert.equal(winner.oneOf.length, laneSchema.options.length);
+  }
 });

@@ -35,22 +35,34 @@ const executionTx = {
   approvals: [],
   steps: [{ chainId: 31337, to: ADDR, data: "0xabcdef", value: "1000", description: "wrapAndOpen" }],
 };
-const signablePayload = { kind: "oif-wrap-native", executionTx };
-const winner = {
-  quoteRequestId: "qr_r1_x",
-  quoteId: "q_r1_y",
-  expiresAt: AT,
-  ...terms,
-  recipient: ADDR,
-  disclosure: { signablePayload, signableHash: signableHash(signablePayload) },
-  executionTx,
-};
 const typedData = {
   domain: { name: "Permit2" },
   types: { A: [{ name: "a", type: "uint256" }] },
   primaryType: "A",
   message: {},
 };
+/** A winner of `lane` carrying `members` (its payload), with the disclosure that lane's hub writes. */
+function winnerOf(lane: string, members: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const { signPayload, executionTx } = members;
+  const signablePayload = {
+    kind: lane,
+    ...(signPayload ? { signPayload } : {}),
+    ...(executionTx ? { executionTx } : {}),
+    terms,
+  };
+  return {
+    quoteRequestId: "qr_r1_x",
+    quoteId: "q_r1_y",
+    expiresAt: AT,
+    ...terms,
+    lane,
+    recipient: ADDR,
+    disclosure: { signablePayload, signableHash: signableHash(signablePayload) },
+    ...members,
+    ...extra,
+  };
+}
+const winner = winnerOf("oif-wrap-native", { executionTx });
 const upstream = {
   orderId: hubOrderId("q_r1_y"),
   quoteId: "q_r1_y",
@@ -107,44 +119,43 @@ const validRows: Array<[string, z.ZodType, unknown]> = [
   [
     "an open-flow winner with a chain-domain chainId and signIntent",
     quoteWinnerSchema,
-    {
-      ...winner,
-      lane: "open-flow",
-      executionTx: {
-        approvals: [{ chainId: "eip155:1", token: ADDR, spender: ADDR, amount: "5" }],
-        steps: [],
+    winnerOf(
+      "open-flow",
+      {
+        executionTx: {
+          approvals: [{ chainId: "eip155:1", token: ADDR, spender: ADDR, amount: "5" }],
+          steps: [],
+        },
       },
-      signIntent: "I accept quote q_r1_y",
-    },
+      { signIntent: "I accept quote q_r1_y" },
+    ),
   ],
   [
     "a Permit2 winner with typed data and no executionTx",
     quoteWinnerSchema,
-    { ...winner, executionTx: undefined, signPayload: typedData },
+    winnerOf("oif-escrow-gasless", { signPayload: typedData }),
   ],
   [
     "an EIP-3009 winner wrapped as {chainId, payload}",
     quoteWinnerSchema,
-    { ...winner, executionTx: undefined, signPayload: { chainId: 1, payload: typedData } },
+    winnerOf("aggregator-gasless", { signPayload: { chainId: 1, payload: typedData } }),
   ],
   [
     "a Solana winner with transactionMessage, digest, sender, feePayer",
     quoteWinnerSchema,
-    {
-      ...winner,
-      executionTx: undefined,
+    winnerOf("oif-escrow-nonevm", {
       signPayload: { transactionMessage: "AQID", digest: "d", sender: "s", feePayer: "f" },
-    },
+    }),
   ],
   [
     "a solver-swap winner with neither signPayload nor executionTx",
     quoteWinnerSchema,
-    { ...winner, executionTx: undefined, executionClass: "INFINITY_SOLVER", lane: "solver-swap" },
+    winnerOf("solver-swap", {}, { executionClass: "INFINITY_SOLVER" }),
   ],
   [
     "a token-in winner with swapInput",
     quoteWinnerSchema,
-    { ...winner, swapInput: { amountIn: "10", amountMax: "11" } },
+    winnerOf("oif-swap-token", { executionTx }, { swapInput: { amountIn: "10", amountMax: "11" } }),
   ],
   ["a prepared quote echoing preparationId", preparedQuoteSchema, { ...winner, preparationId: "p-1" }],
   [

@@ -24,6 +24,8 @@ export function nginxMissing(): string | false {
 /** A running nginx in front of some upstreams: where clients reach it, and its stop. */
 export interface StartedNginx {
   readonly origin: string;
+  /** The master process's id (its one worker is its child). */
+  readonly pid: number;
   close(): Promise<void>;
 }
 
@@ -123,5 +125,5 @@ ${site(port)}
     await close();
     throw new Error(`nginx did not start: ${stderr}${log}`, { cause: error });
   }
-  return { origin: `http://127.0.0.1:${port}`, close };
+  return { origin: `http://127.0.0.1:${port}`, pid: nginx.pid!, close };
 }

@@ -109,8 +109,68 @@ function params(quote: NewQuote) {
   ];
 }
 
-const INSERT = `INSERT INTO quotes (${COLUMNS})
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13::timestamptz, $14::timestamptz, $15::timestamptz)`;
+/** `INSERT INTO quotes` of `rows` rows, each with the 15 parameters of `params`. */
+function insertStatement(rows: number): string {
+  const values = Array.from({ length: rows }, (_, row) => {
+    const $ = (n: number) => `$${row * 15 + n}`;
+    return `(${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, ${$(7)}, ${$(8)}, ${$(9)}, ${$(10)}::jsonb, ${$(11)}::jsonb, ${$(12)}, ${$(13)}::timestamptz, ${$(14)}::timestamptz, ${$(15)}::timestamptz)`;
+  });
+  return `INSERT INTO quotes (${COLUMNS})\n  VALUES ${values.join(",\n    ")}`;
+}
+
+const INSERT = insertStatement(1);
+
+/** The most rows one grouped insert carries. */
+const MAX_GROUPED_ROWS = 64;
+
+/**
+ * Inserts quotes one statement at a time: a quote arriving while a statement is running waits for
+ * it, and every quote that waited goes in the next statement as one multi-row INSERT (a statement
+ * costs PGlite about 0.7 ms of CPU whatever its rows, a row about 0.1 ms). Quotes go in the order they
+ * came; a quote alone is inserted at once. When a grouped statement fails, each of its quotes is
+ * inserted alone, in order, so each caller gets its own outcome, as if it had never been grouped.
+ */
+function createGroupedInsert(sql: SqlExecutor): (quote: NewQuote) => Promise<void> {
+  const waiting: { quote: NewQuote; settle: (error?: unknown) => void }[] = [];
+  let running = false;
+  const statements: string[] = [];
+
+  async function insertAlone({ quote, settle }: (typeof waiting)[number]): Promise<void> {
+    try {
+      await sql.query(INSERT, params(quote));
+      settle();
+    } catch (error) {
+      settle(error);
+    }
+  }
+
+  async function insertWaiting(): Promise<void> {
+    while (waiting.length > 0) {
+      const group = waiting.splice(0, MAX_GROUPED_ROWS);
+      try {
+        statements[group.length] ??= insertStatement(group.length);
+        await sql.query(
+          statements[group.length]!,
+          group.flatMap(({ quote }) => params(quote)),
+        );
+        for (const { settle } of group) settle();
+      } catch (error) {
+        if (group.length === 1) group[0]!.settle(error);
+        else for (const waiter of group) await insertAlone(waiter);
+      }
+    }
+    running = false;
+  }
+
+  return (quote) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ quote, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!running) {
+        running = true;
+        void insertWaiting();
+      }
+    });
+}
 
 export function createQuoteStore(sql: SqlExecutor): QuoteStore {
   async function findPrepared(orgId: string, subject: string, preparationId: string) {
@@ -121,9 +181,7 @@ export function createQuoteStore(sql: SqlExecutor): QuoteStore {
     return rows[0] === undefined ? undefined : fromRow(rows[0]);
   }
   return {
-    async insert(quote) {
-      await sql.query(INSERT, params(quote));
-    },
+    insert: createGroupedInsert(sql),
     async insertPrepared(quote) {
       const inserted = await sql.query<{ quote_id: string }>(
         `${INSERT} ON CONFLICT (org_id, subject, preparation_id) WHERE preparation_id IS NOT NULL DO NOTHING RETURNING quote_id`,

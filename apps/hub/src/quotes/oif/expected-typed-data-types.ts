@@ -1,4 +1,4 @@
-import { permit2WitnessTypes, receiveWithAuthorizationTypes } from "@hub/chain";
+import { createTypedDataHasher, permit2WitnessTypes, receiveWithAuthorizationTypes } from "@hub/chain";
 
 type WireTypes = Record<string, { name: string; type: string }[]>;
 
@@ -28,6 +28,10 @@ export const EIP3009_WIRE_TYPES: WireTypes = wire({
   ],
   ...receiveWithAuthorizationTypes,
 });
+
+/** The EIP-712 hash of typed data the hub rebuilt under each structure (type hashes and domains kept). */
+export const permit2Hasher = createTypedDataHasher(PERMIT2_WIRE_TYPES);
+export const eip3009Hasher = createTypedDataHasher(EIP3009_WIRE_TYPES);
 
 /**
  * True when an upstream's `types` are exactly the expected structure: the same type names, each with

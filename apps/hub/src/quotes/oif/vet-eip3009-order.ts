@@ -1,10 +1,10 @@
 import { addressToBytes32, orderIdentifier, type StandardOrder } from "@hub/chain";
-import { type Hex, hashTypedData } from "viem";
+import type { Hex } from "viem";
 import { decodeInteropAddress } from "../../upstream/interop-address.js";
 import type { OifQuoteResponse } from "../../upstream/oif-quote-response.js";
 import { QuoteRejection } from "../quote-rejection.js";
 import type { QuoteRoute } from "../resolve-quote-route.js";
-import { EIP3009_WIRE_TYPES, typesAreExactly } from "./expected-typed-data-types.js";
+import { EIP3009_WIRE_TYPES, eip3009Hasher, typesAreExactly } from "./expected-typed-data-types.js";
 import {
   readAddress,
   readArray,
@@ -13,7 +13,7 @@ import {
   readUint,
   requireKeys,
 } from "./typed-data-values.js";
-import { hashReceivedTypedData, type SignTypedData, type VettedOrder } from "./vet-permit2-order.js";
+import { holdReceivedTypedData, type SignTypedData, type VettedOrder } from "./vet-permit2-order.js";
 
 /** A vetted EIP-3009 order also carries its on-chain id, recomputed by us. */
 export interface VettedEip3009Order extends VettedOrder {
@@ -182,12 +182,7 @@ export function vetEip3009Order(quote: OifQuoteResponse, route: QuoteRoute): Vet
     { name: domain.name, version: domain.version, chainId: source.chainId, address: route.source.token },
     source.inputSettlers.escrow,
   );
-  const typedDataHash = hashTypedData(signPayload as Parameters<typeof hashTypedData>[0]);
-  if (hashReceivedTypedData(payload, EIP3009_WIRE_TYPES) !== typedDataHash) {
-    throw new QuoteRejection(
-      "typed-data-hash",
-      "the received typed data hashes differently from the rebuilt one",
-    );
-  }
+  const typedDataHash = eip3009Hasher.hash(signPayload);
+  holdReceivedTypedData(payload, signPayload, typedDataHash, eip3009Hasher);
   return { order, signPayload, typedDataHash, onchainOrderId };
 }

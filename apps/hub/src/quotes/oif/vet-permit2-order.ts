@@ -1,9 +1,9 @@
-import type { MandateOutput, StandardOrder } from "@hub/chain";
+import type { MandateOutput, StandardOrder, TypedDataHasher } from "@hub/chain";
 import { type Hex, hashTypedData } from "viem";
 import type { OifQuoteResponse } from "../../upstream/oif-quote-response.js";
 import { QuoteRejection } from "../quote-rejection.js";
 import type { QuoteRoute } from "../resolve-quote-route.js";
-import { PERMIT2_WIRE_TYPES, typesAreExactly } from "./expected-typed-data-types.js";
+import { PERMIT2_WIRE_TYPES, permit2Hasher, typesAreExactly } from "./expected-typed-data-types.js";
 import {
   readAddress,
   readArray,
@@ -91,8 +91,29 @@ export function permit2SignPayload(
   };
 }
 
+/**
+ * Holds the received typed data to the hub's rebuilt one, whose hash the caller computed. When the
+ * received domain and message hold the values the hub rebuilt (the types are checked before), they
+ * hash the same and nothing is hashed again; otherwise (another spelling of a value, such as a
+ * checksummed address) viem hashes the received payload as it is.
+ */
+export function holdReceivedTypedData(
+  payload: OifQuoteResponse["order"]["payload"],
+  rebuilt: SignTypedData,
+  rebuiltHash: Hex,
+  hasher: TypedDataHasher,
+): void {
+  if (hasher.holdsSameValues(payload, rebuilt)) return;
+  if (hashReceivedTypedData(payload, rebuilt.types) !== rebuiltHash) {
+    throw new QuoteRejection(
+      "typed-data-hash",
+      "the received typed data hashes differently from the rebuilt one",
+    );
+  }
+}
+
 /** viem's hash of typed data as received; a payload viem cannot encode is not well formed. */
-export function hashReceivedTypedData(
+function hashReceivedTypedData(
   payload: OifQuoteResponse["order"]["payload"],
   fallbackTypes: SignTypedData["types"],
 ): Hex {
@@ -175,12 +196,7 @@ export function vetPermit2Order(quote: OifQuoteResponse, route: QuoteRoute): Vet
     permit2: source.permit2,
     escrow: source.inputSettlers.escrow,
   });
-  const typedDataHash = hashTypedData(signPayload as Parameters<typeof hashTypedData>[0]);
-  if (hashReceivedTypedData(payload, PERMIT2_WIRE_TYPES) !== typedDataHash) {
-    throw new QuoteRejection(
-      "typed-data-hash",
-      "the received typed data hashes differently from the rebuilt one",
-    );
-  }
+  const typedDataHash = permit2Hasher.hash(signPayload);
+  holdReceivedTypedData(payload, signPayload, typedDataHash, permit2Hasher);
   return { order, signPayload, typedDataHash };
 }

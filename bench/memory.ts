@@ -1,0 +1,8 @@
+// Memory: the quote hub's RSS idle and after 10,000 quotes (64 concurrent), each after a full GC.
+// The quotes benchmark's set-up (bench/quotes.ts): devnet-recorded answers, two canned providers in a
+// child process, PGlite. `npm run bench -- memory`.
+import { run as runQuotes } from "./quotes.js";
+
+export function run(): Promise<object> {
+  return runQuotes({ memoryRounds: 10_000 });
+}

@@ -1,0 +1,136 @@
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { describe, it } from "node:test";
+import { getAddress, hashTypedData } from "viem";
+import { createTypedDataHasher, permit2WitnessTypes, receiveWithAuthorizationTypes } from "../src/index.js";
+
+const hex = (bytes: number) => `0x${randomBytes(bytes).toString("hex")}`;
+const uint = (bytes: number) => BigInt(hex(bytes)).toString();
+
+const permit2Types = {
+  EIP712Domain: [
+    { name: "name", type: "string" },
+    { name: "chainId", type: "uint256" },
+    { name: "verifyingContract", type: "address" },
+  ],
+  ...permit2WitnessTypes,
+};
+const eip3009Types = {
+  EIP712Domain: [
+    { name: "name", type: "string" },
+    { name: "version", type: "string" },
+    { name: "chainId", type: "uint256" },
+    { name: "verifyingContract", type: "address" },
+  ],
+  ...receiveWithAuthorizationTypes,
+};
+
+function permit2Payload(outputs: number) {
+  return {
+    domain: { name: "Permit2", chainId: 1 + (randomBytes(1)[0]! % 3), verifyingContract: hex(20) },
+    types: permit2Types,
+    primaryType: "PermitBatchWitnessTransferFrom",
+    message: {
+      permitted: [{ token: hex(20), amount: uint(32) }],
+      spender: hex(20),
+      nonce: uint(16),
+      deadline: uint(4),
+      witness: {
+        user: hex(20),
+        expires: randomBytes(4).readUInt32BE(),
+        inputOracle: hex(20),
+        outputs: Array.from({ length: outputs }, (_, i) => ({
+          oracle: hex(32),
+          settler: hex(32),
+          chainId: uint(2),
+          token: hex(32),
+          amount: uint(i + 1),
+          recipient: hex(32),
+          callbackData: i % 2 === 0 ? "0x" : hex(i * 7),
+          context: i % 3 === 0 ? "0x" : hex(33),
+        })),
+      },
+    },
+  };
+}
+
+function eip3009Payload() {
+  return {
+    domain: {
+      name: `Token ${randomBytes(2).toString("hex")} ✓`,
+      version: "2",
+      chainId: 31337,
+      verifyingContract: hex(20),
+    },
+    types: eip3009Types,
+    primaryType: "ReceiveWithAuthorization",
+    message: {
+      from: hex(20),
+      to: hex(20),
+      value: uint(32),
+      validAfter: "0",
+      validBefore: uint(4),
+      nonce: hex(32),
+    },
+  };
+}
+
+describe("typed data hasher", () => {
+  it("hashes Permit2 batch witness typed data as viem does, for one to three outputs and repeated domains", () => {
+    const hash = createTypedDataHasher(permit2Types, 2);
+    for (let i = 0; i < 60; i += 1) {
+      const payload = permit2Payload(1 + (i % 3));
+      assert.equal(hash.hash(payload), hashTypedData(payload as Parameters<typeof hashTypedData>[0]));
+    }
+  });
+
+  it("hashes ReceiveWithAuthorization typed data under a token's domain as viem does", () => {
+    const hash = createTypedDataHasher(eip3009Types);
+    for (let i = 0; i < 40; i += 1) {
+      const payload = eip3009Payload();
+      assert.equal(hash.hash(payload), hashTypedData(payload as Parameters<typeof hashTypedData>[0]));
+    }
+  });
+
+  it("judges typed data the same only when every value encodes the same: a uint as a number or its decimal string", () => {
+    const { holdsSameValues } = createTypedDataHasher(permit2Types);
+    const known = permit2Payload(2);
+    const copy = () => JSON.parse(JSON.stringify(known)) as ReturnType<typeof permit2Payload>;
+    assert.ok(holdsSameValues(copy(), known));
+
+    const numbers = copy();
+    numbers.domain.chainId = String(known.domain.chainId) as unknown as number;
+    numbers.message.witness.outputs[0]!.chainId = Number(
+      known.message.witness.outputs[0]!.chainId,
+    ) as unknown as string;
+    assert.ok(holdsSameValues(numbers, known));
+    assert.equal(
+      hashTypedData(numbers as Parameters<typeof hashTypedData>[0]),
+      hashTypedData(known as Parameters<typeof hashTypedData>[0]),
+    );
+
+    const checksummed = copy();
+    checksummed.message.spender = getAddress(known.message.spender);
+    assert.equal(holdsSameValues(checksummed, known), false);
+    const strayKey = copy();
+    (strayKey.message.witness as Record<string, unknown>).extra = 1;
+    assert.equal(holdsSameValues(strayKey, known), false);
+    const otherAmount = copy();
+    otherAmount.message.permitted[0]!.amount = `${known.message.permitted[0]!.amount}0`;
+    assert.equal(holdsSameValues(otherAmount, known), false);
+    const fewerOutputs = copy();
+    fewerOutputs.message.witness.outputs.pop();
+    assert.equal(holdsSameValues(fewerOutputs, known), false);
+  });
+
+  it("refuses a type it does not encode instead of hashing it wrongly", () => {
+    const hash = createTypedDataHasher({
+      EIP712Domain: [{ name: "name", type: "string" }],
+      M: [{ name: "b", type: "bool" }],
+    });
+    assert.throws(
+      () => hash.hash({ domain: { name: "x" }, primaryType: "M", message: { b: true } }),
+      /unsupported type bool/,
+    );
+  });
+});
