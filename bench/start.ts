@@ -34,6 +34,7 @@ async function startOnce(dataDir: string): Promise<StartRun> {
     METRICS_PORT: "0",
     DEVNET_PORT: "0",
     DEVNET_RPC_PORTS: "0,0",
+    DEVNET_SOLANA_RPC_PORT: "0",
     LOG_LEVEL: "info",
     LOG_FORMAT: "json",
   };

@@ -3,9 +3,10 @@
 import { readFileSync } from "node:fs";
 import { register } from "tsx/esm/api";
 
-// `hub start` loads every third-party package of the stack. Loaded here, before tsx's hooks are
-// registered, their files (viem alone is hundreds) skip the hooks' thread: about 1 s of a start.
-// tsx itself is left out, and the admin verbs, which load little, do not pay for it.
+// `hub start` loads the root package.json's dependencies (the stack's third-party packages but the
+// devnet's Solana ones). Loaded here, before tsx's hooks are registered, their files (viem alone is
+// hundreds) skip the hooks' thread: about 1 s of a start. tsx itself is left out, and the admin
+// verbs, which load little, do not pay for it.
 if (process.argv[2] === "start") {
   const { dependencies } = JSON.parse(
     readFileSync(new URL("../../../package.json", import.meta.url), "utf8"),

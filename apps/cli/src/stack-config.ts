@@ -46,6 +46,7 @@ export const stackConfigSchema = z.object({
     .describe("Operator listener on 127.0.0.1 serving /metrics of every process of the stack."),
   DEVNET_PORT: port.default(4000).describe("Devnet control, aggregator and solver APIs."),
   DEVNET_RPC_PORTS: portList.default([8545, 8546]).describe("The two devnet chains' JSON-RPC ports."),
+  DEVNET_SOLANA_RPC_PORT: port.default(8899).describe("The devnet's Solana stand-in JSON-RPC port."),
   HUB_DEVNET: flag
     .default(true)
     .describe("1 starts the local devnet; 0 uses the configured upstreams and chains."),

@@ -46,6 +46,10 @@ export interface DevFile {
   /** Each devnet chain; undeclaredToken is a token the catalog leaves out (the oif-swap-token lane's source). */
   chains: { chainDomain: string; chainId: number; rpcUrl: string; undeclaredToken: string }[];
   accounts: { address: string; privateKey: string }[];
+  /** The Solana stand-in chain; empty without the devnet. */
+  solanaChains: { chainDomain: string; rpcUrl: string }[];
+  /** Funded Solana users: base58 address and 64-byte key pair (a wallet's export). */
+  solanaAccounts: { address: string; secretKey: string }[];
 }
 
 /** A running stack: its URLs and one stop for everything it started. */
@@ -154,6 +158,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
               createDevnet({
                 port: config.DEVNET_PORT,
                 rpcPorts: config.DEVNET_RPC_PORTS,
+                solanaRpcPort: config.DEVNET_SOLANA_RPC_PORT,
                 dataDir,
                 logger: logger.child({ part: "devnet" }),
               }),
@@ -364,6 +369,13 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
         undeclaredToken: contracts.undeclaredToken.toLowerCase(),
       })),
       accounts: (devnet?.manifest.users ?? []).map(({ address, privateKey }) => ({ address, privateKey })),
+      solanaChains: devnet
+        ? [{ chainDomain: devnet.solana.manifest.chainDomain, rpcUrl: devnet.solana.manifest.rpcUrl }]
+        : [],
+      solanaAccounts: (devnet?.solana.manifest.users ?? []).map(({ address, secretKey }) => ({
+        address,
+        secretKey,
+      })),
     };
     await writeFileAtomically(devFile, `${JSON.stringify(dev, null, 2)}\n`);
     phaseDone("ready");
@@ -389,7 +401,9 @@ function bannerLines(stack: RunningStack, readyMs: number): string[] {
     `gateway (API)   ${dev.baseUrl}`,
     `hub             ${dev.hubUrl}`,
     ...(dev.devnetUrl ? [`devnet          ${dev.devnetUrl}`] : []),
-    ...dev.chains.map((chain) => `chain           ${chain.chainDomain} ${chain.rpcUrl}`),
+    ...[...dev.chains, ...dev.solanaChains].map(
+      (chain) => `chain           ${chain.chainDomain} ${chain.rpcUrl}`,
+    ),
     `dashboard       ${dev.dashboardUrl}`,
     ...(dev.dashboardSignInUrl
       ? [`dashboard link  ${dev.dashboardSignInUrl}  (one-time sign-in, 24 h)`]

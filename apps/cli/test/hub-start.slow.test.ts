@@ -68,6 +68,17 @@ test("hub start brings up the whole stack, writes dev.json once ready, and stops
   assert.equal(dev.chains.length, 2);
   assert.ok(dev.accounts.length > 0);
   for (const account of dev.accounts) assert.match(account.privateKey, /^0x[0-9a-f]{64}$/);
+  assert.equal(dev.solanaChains.length, 1);
+  assert.match(dev.solanaChains[0]!.chainDomain, /^solana:[1-9A-HJ-NP-Za-km-z]{32}$/);
+  assert.ok(dev.solanaAccounts.length > 0);
+  for (const account of dev.solanaAccounts) assert.match(account.secretKey, /^[1-9A-HJ-NP-Za-km-z]{86,88}$/);
+  const genesis = await fetch(dev.solanaChains[0]!.rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getGenesisHash" }),
+  });
+  const { result: genesisHash } = (await genesis.json()) as { result: string };
+  assert.equal(dev.solanaChains[0]!.chainDomain, `solana:${genesisHash.slice(0, 32)}`);
 
   const byKey = await fetch(`${dev.baseUrl}/catalog`, { headers: { "x-api-key": dev.apiKey } });
   assert.equal(byKey.status, 200);
@@ -148,6 +159,7 @@ test("hub start brings up the whole stack, writes dev.json once ready, and stops
     dev.hubUrl,
     dev.devnetUrl,
     ...dev.chains.map((chain) => chain.rpcUrl),
+    ...dev.solanaChains.map((chain) => chain.rpcUrl),
   ];
   for (const url of urls) assert.equal(await answers(url), true, `${url} answers while running`);
 
@@ -165,6 +177,11 @@ test("a restart on the same data dir keeps the development organization, project
     assert.equal(dev.orgId, firstDev.orgId);
     assert.equal(dev.projectId, firstDev.projectId);
     assert.equal(dev.apiKey, firstDev.apiKey);
+    assert.deepEqual(
+      dev.solanaChains.map((chain) => chain.chainDomain),
+      firstDev.solanaChains.map((chain) => chain.chainDomain),
+    );
+    assert.deepEqual(dev.solanaAccounts, firstDev.solanaAccounts);
     assert.notEqual(dev.dashboardSignInUrl, firstDev.dashboardSignInUrl, "every start makes a fresh link");
     assert.equal((await fetch(dev.dashboardSignInUrl)).status, 200);
     const answer = await fetch(`${dev.baseUrl}/catalog`, { headers: { "x-api-key": dev.apiKey } });

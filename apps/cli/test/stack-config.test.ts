@@ -36,6 +36,7 @@ test("an empty environment gives the spec's defaults", () => {
   assert.equal(config.GATEWAY_BODY_LIMIT_BYTES, 65536);
   assert.equal(config.HUB_DEVNET, true);
   assert.deepEqual(config.DEVNET_RPC_PORTS, [8545, 8546]);
+  assert.equal(config.DEVNET_SOLANA_RPC_PORT, 8899);
 });
 
 test("unsigned open-flow registrations are off unless HUB_UNSIGNED_OPEN_FLOW_REGISTRATION turns them on", () => {

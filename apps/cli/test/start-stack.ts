@@ -33,6 +33,7 @@ export function startStack(dataDir: string, env: Record<string, string> = {}): S
       HUB_PORT: "0",
       DEVNET_PORT: "0",
       DEVNET_RPC_PORTS: "0,0",
+      DEVNET_SOLANA_RPC_PORT: "0",
       DASHBOARD_PORT: "0",
       METRICS_PORT: "0",
       LOG_LEVEL: "warn",

@@ -19,6 +19,7 @@ import { dialectPathPrefix, type OifDialect, oifDialects } from "./oif-dialect.j
 import { createRelayer, type Relayer } from "./relayer/create-relayer.js";
 import { registerSolverRoutes } from "./solver/register-solver-routes.js";
 import { createSolver, type Solver } from "./solver/solver.js";
+import { type SolanaDevnet, startSolanaDevnet } from "./solana/start-solana-devnet.js";
 import { type DevnetFiles, writeDevnetFiles } from "./write-devnet-files.js";
 
 export interface DevnetConfig {
@@ -26,6 +27,8 @@ export interface DevnetConfig {
   port?: number;
   /** One JSON-RPC port per chain; absent or 0 picks free ones. */
   rpcPorts?: number[];
+  /** The Solana stand-in's JSON-RPC port; absent or 0 picks a free one. */
+  solanaRpcPort?: number;
   /** Time between a fill and its attestation; 2000 by default, changeable through /control. */
   committeeDelayMs?: number;
   /** Seconds between blocks; absent mines a block per transaction. */
@@ -76,6 +79,8 @@ export interface Devnet {
   manifest: DevnetManifest;
   catalog: Catalog;
   files: DevnetFiles;
+  /** The Solana stand-in chain and its escrow (its facts are also `manifest.solana`). */
+  solana: SolanaDevnet;
   /** Closes the server, stops every service and every chain node; resolves once they have exited. */
   stop(): Promise<void>;
 }
@@ -110,7 +115,17 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
     });
     cleanup.push(() => chains.stop());
     const chainsMs = Math.round(performance.now() - startedAt);
-    const { manifest } = chains;
+    const solanaStartedAt = performance.now();
+    const solana = await startSolanaDevnet({
+      rpcPort: config.solanaRpcPort ?? 0,
+      clock: config.clock ?? systemClock,
+      pollIntervalMs,
+      evmChains: chains.manifest.chains,
+      logger: logger.child({ service: "solana-rpc" }),
+    });
+    cleanup.push(() => solana.stop());
+    const solanaMs = Math.round(performance.now() - solanaStartedAt);
+    const manifest: DevnetManifest = { ...chains.manifest, solana: solana.manifest };
     const catalog = buildCatalog(manifest);
     const clients = createChainClients(manifest);
 
@@ -188,6 +203,7 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
       faults,
       clients,
       timeControl: createChainTimeControl(clients),
+      solanaChain: solana.chain,
       clock,
       defaultCommitteeDelayMs,
     });
@@ -198,8 +214,11 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
 
     const files = await writeDevnetFiles(config.dataDir ?? ".data", manifest, catalog);
     ready = true;
-    logger.info({ url, chainsMs, readyMs: Math.round(performance.now() - startedAt) }, "devnet ready");
-    return { url, manifest, catalog, files, stop: stopAll };
+    logger.info(
+      { url, chainsMs, solanaMs, readyMs: Math.round(performance.now() - startedAt) },
+      "devnet ready",
+    );
+    return { url, manifest, catalog, files, solana, stop: stopAll };
   } catch (error) {
     await stopAll().catch((stopError: unknown) => logger.error({ err: stopError }, "devnet cleanup failed"));
     throw error;

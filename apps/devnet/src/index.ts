@@ -6,3 +6,4 @@ export * from "./external-aggregator/index.js";
 export * from "./oif-dialect.js";
 export * from "./relayer/index.js";
 export * from "./write-devnet-files.js";
+export * from "./solana/index.js";

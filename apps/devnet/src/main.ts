@@ -10,6 +10,7 @@ const envSchema = z.object({
     .regex(/^\d+(,\d+)*$/, "comma-separated ports")
     .transform((value) => value.split(",").map(Number))
     .default([8545, 8546]),
+  DEVNET_SOLANA_RPC_PORT: z.coerce.number().int().min(0).max(65535).default(8899),
   DEVNET_COMMITTEE_DELAY_MS: z.coerce.number().int().min(0).default(2000),
   DEVNET_BLOCK_TIME_SECONDS: z.coerce.number().int().positive().optional(),
   HUB_DATA_DIR: z.string().min(1).default(".data"),
@@ -48,6 +49,7 @@ try {
   devnet = await createDevnet({
     port: env.DEVNET_PORT,
     rpcPorts: env.DEVNET_RPC_PORTS,
+    solanaRpcPort: env.DEVNET_SOLANA_RPC_PORT,
     committeeDelayMs: env.DEVNET_COMMITTEE_DELAY_MS,
     ...(env.DEVNET_BLOCK_TIME_SECONDS !== undefined
       ? { blockTimeSeconds: env.DEVNET_BLOCK_TIME_SECONDS }
@@ -73,6 +75,7 @@ console.log(`OIF aggregator    ${devnet.url}/aggregator (the reference aggregato
 console.log(`external quotes   ${devnet.url}/external/quote`);
 for (const chain of devnet.manifest.chains)
   console.log(`chain ${chain.chainDomain.padEnd(13)}${chain.rpcUrl}`);
+console.log(`chain ${devnet.solana.manifest.chainDomain} ${devnet.solana.manifest.rpcUrl}`);
 console.log(`manifest          ${devnet.files.manifestFile}`);
 console.log(`catalog           ${devnet.files.catalogFile}`);
 console.log(`devnet ready in ${readyMs} ms at ${devnet.url}`);

@@ -22,6 +22,7 @@ function startMain(dataDir: string): RunningMain {
       ...process.env,
       DEVNET_PORT: "0",
       DEVNET_RPC_PORTS: "0,0",
+      DEVNET_SOLANA_RPC_PORT: "0",
       HUB_DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
     },
@@ -73,9 +74,13 @@ describe("devnet main", () => {
     await stat(join(dataDir, "devnet", "catalog.json"));
     const anvils = await childProcesses(run.child.pid!, "anvil");
     assert.equal(anvils.length, 2, run.output());
+    const solanaRpcUrl = /^chain solana:\S+ (\S+)$/m.exec(run.output())?.[1];
+    assert.ok(solanaRpcUrl, run.output());
+    assert.equal(await (await fetch(`${solanaRpcUrl}/health`)).text(), "ok");
 
     run.child.kill("SIGTERM");
     assert.equal(await run.exited, 0, run.output());
+    await assert.rejects(fetch(`${solanaRpcUrl}/health`), "the Solana RPC server is closed");
     for (const pid of anvils) assert.equal(await processAlive(pid), false, `anvil ${pid} still running`);
   });
 

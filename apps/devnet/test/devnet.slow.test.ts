@@ -69,6 +69,22 @@ describe("devnet process", () => {
     );
   });
 
+  test("the manifest records the Solana chain, its USDC mint and that mint's EVM counterparts", async () => {
+    const solana = devnet.manifest.solana!;
+    assert.equal(solana.chainDomain, devnet.solana.chain.chainDomain);
+    const [usdc] = solana.tokens;
+    assert.equal(usdc?.decimals, 6);
+    assert.equal(usdc?.assetKey, `${solana.chainDomain}/token:${usdc?.mint}`);
+    assert.deepEqual(
+      usdc?.counterparts,
+      devnet.catalog.families.evm.map((chain) => chain.assets.find((asset) => asset.symbol === "USDC")!.key),
+    );
+    assert.deepEqual(
+      solana.escrow.vaults.map((vault) => vault.mint),
+      [usdc?.mint],
+    );
+  });
+
   test("time travel moves one chain's clock and mines, and leaves the other chain alone", async () => {
     const [a, b] = devnet.manifest.chains;
     const before = await devnet.clients.get(b!.chainId).publicClient.getBlock();
@@ -91,6 +107,27 @@ describe("devnet process", () => {
       (await devnet.call("POST", `/control/chains/${a!.chainId}/increase-time`, { seconds: -5 })).status,
       400,
     );
+  });
+
+  test("increase-time on the Solana chain's domain moves its clock and slots, and only its own", async () => {
+    const solana = devnet.manifest.solana!;
+    const evmBefore = await devnet.clients.get(devnet.manifest.chains[0]!.chainId).publicClient.getBlock();
+    const slotBefore = devnet.solana.chain.slot();
+    const moved = await devnet.call<{ chainDomain: string; slot: number; timestamp: number }>(
+      "POST",
+      `/control/chains/${solana.chainDomain}/increase-time`,
+      { seconds: 600 },
+    );
+    assert.equal(moved.status, 200);
+    assert.equal(moved.body.chainDomain, solana.chainDomain);
+    assert.ok(moved.body.timestamp >= Math.floor(Date.now() / 1000) + 590);
+    assert.ok(moved.body.slot >= slotBefore + 1500, `${moved.body.slot} after ${slotBefore}`);
+    const evmAfter = await devnet.clients.get(devnet.manifest.chains[0]!.chainId).publicClient.getBlock();
+    assert.equal(evmAfter.number, evmBefore.number);
+    const refused = await devnet.call("POST", `/control/chains/${solana.chainDomain}/increase-time`, {
+      seconds: 0,
+    });
+    assert.equal(refused.status, 400);
   });
 
   test("reset puts the committee delay, the relayer and every fault knob back to their defaults", async () => {
@@ -160,5 +197,6 @@ describe("devnet process", () => {
     for (const pid of anvils) assert.equal(await processAlive(pid), false, `anvil ${pid} still running`);
     assert.ok(await refusesConnections(devnet.url));
     for (const chain of devnet.manifest.chains) assert.ok(await refusesConnections(chain.rpcUrl));
+    assert.ok(await refusesConnections(devnet.manifest.solana!.rpcUrl));
   });
 });

@@ -29,6 +29,36 @@ export interface DevnetChain {
   deployBlock: number;
 }
 
+/** A funded Solana devnet key pair: base58 address and the 64-byte key pair in base58 (a wallet's export). */
+export interface DevnetSolanaAccount {
+  address: string;
+  secretKey: string;
+}
+
+/** An SPL token of the Solana devnet chain and the EVM tokens it stands for (its counterparts). */
+export interface DevnetSolanaToken {
+  symbol: string;
+  /** CAIP-19, `solana:<ref>/token:<mint>`. */
+  assetKey: string;
+  mint: string;
+  decimals: number;
+  /** CAIP-19 keys of the same token on the EVM devnet chains (`eip155:<id>/erc20:<address>`). */
+  counterparts: string[];
+}
+
+/** The Solana stand-in chain (litesvm behind a Solana JSON-RPC server). */
+export interface DevnetSolanaChain {
+  /** `solana:<first 32 characters of the genesis hash>`; the same on every start. */
+  chainDomain: string;
+  genesisHash: string;
+  rpcUrl: string;
+  tokens: DevnetSolanaToken[];
+  /** The escrow stand-in: the settler authority and its vault token account per token mint. */
+  escrow: { settler: DevnetSolanaAccount; vaults: { mint: string; vault: string }[] };
+  users: DevnetSolanaAccount[];
+  solvers: DevnetSolanaAccount[];
+}
+
 /** Everything the devnet's off-chain services and tests need to talk to the devnet chains. */
 export interface DevnetManifest {
   chains: DevnetChain[];
@@ -37,4 +67,6 @@ export interface DevnetManifest {
   committee: { members: DevnetAccount[]; threshold: number };
   relayer: DevnetAccount;
   deployer: DevnetAccount;
+  /** The Solana stand-in chain; absent from a manifest of EVM chains alone. */
+  solana?: DevnetSolanaChain;
 }

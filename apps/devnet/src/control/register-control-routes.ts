@@ -6,6 +6,7 @@ import type { ChainClients } from "../create-chain-clients.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
 import { registerFaultControlRoutes } from "../faults/register-fault-control-routes.js";
 import type { Relayer } from "../relayer/create-relayer.js";
+import type { SolanaChain } from "../solana/solana-chain.js";
 import { checkControlRequest } from "./check-control-request.js";
 import type { ChainTimeControl } from "./create-chain-time-control.js";
 
@@ -16,6 +17,8 @@ export interface ControlRoutesOptions {
   faults: FaultKnobs;
   clients: ChainClients;
   timeControl: ChainTimeControl;
+  /** The Solana stand-in chain, whose time `increase-time` also moves (by its chain domain). */
+  solanaChain: SolanaChain;
   /** The off-chain clock of the aggregator, the solvers, the external aggregator and the committee. */
   clock: AdjustableClock;
   /** What `POST /control/reset` puts the committee delay back to. */
@@ -109,6 +112,17 @@ export function registerControlRoutes(app: FastifyInstance, options: ControlRout
       });
 
       scope.post<{ Params: { chain: string } }>("/chains/:chain/increase-time", async (request, reply) => {
+        const { solanaChain } = options;
+        if (request.params.chain === solanaChain.chainDomain) {
+          const body = parse(increaseTimeBody, request.body, reply);
+          if (!body) return reply;
+          solanaChain.increaseTime(body.seconds);
+          return {
+            chainDomain: solanaChain.chainDomain,
+            slot: solanaChain.slot(),
+            timestamp: solanaChain.unixTimestamp(),
+          };
+        }
         const chainId = resolveChain(clients, request.params.chain);
         if (chainId === undefined) return refuse(reply, 404, "CHAIN_NOT_FOUND", request.params.chain);
         const body = parse(increaseTimeBody, request.body, reply);
