@@ -2,37 +2,33 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createAdmin } from "@hub/admin";
 import { systemClock } from "@hub/clock";
-import { type Counters, createMemoryCounters, createRedisCounters } from "@hub/counters";
-import { createDashboardApp } from "@hub/dashboard-app";
-import { createDevnet, type Devnet } from "@hub/devnet-app";
-import {
-  createCredentialResolver,
-  createGatewayApp,
-  createInProcessHubTransport,
-  createUsageTally,
-} from "@hub/gateway-app";
-import {
-  createChainFactsStore,
-  createHubApp,
-  createReservationBook,
-  devnetExternalProvider,
-  devnetProviders,
-  loadCatalog,
-  parseProvidersConfig,
-  type ReadinessCheck,
-  type ReconcilerChainConfig,
-  reconcilerChainsFromManifest,
-} from "@hub/hub-app";
+import type { Counters } from "@hub/counters";
+import type { Devnet } from "@hub/devnet-app";
+import type { ReadinessCheck, ReconcilerChainConfig } from "@hub/hub-app";
 import { openStore } from "@hub/store";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { Registry } from "prom-client";
-import { startAdminChannel } from "./admin-channel.js";
 import { createStackLogger } from "./create-stack-logger.js";
 import { parseStackConfig, type StackConfig } from "./stack-config.js";
-import { startMetricsListener } from "./start-metrics-listener.js";
+
+/**
+ * The stack's own modules, imported while the store opens and the devnet's chains start: through tsx
+ * they take about a second to load, most of it on the loader's thread, so it overlaps instead of
+ * coming first.
+ */
+function importStackModules() {
+  return Promise.all([
+    import("@hub/admin"),
+    import("@hub/counters"),
+    import("@hub/dashboard-app"),
+    import("@hub/gateway-app"),
+    import("@hub/hub-app"),
+    import("./admin-channel.js"),
+    import("./start-metrics-listener.js"),
+  ]);
+}
 
 /** What `.data/dev.json` holds once the stack is ready (DESIGN §4). */
 export interface DevFile {
@@ -62,6 +58,8 @@ export interface RunningStack {
   devFile: string;
   /** The operator listener's /metrics URL (METRICS_PORT, 127.0.0.1); /livez and /readyz beside it. */
   metricsUrl: string;
+  /** Milliseconds from the start of startStack to the end of each phase, in order. */
+  phases: Record<string, number>;
   /** From now on /readyz answers 503 `stopping` on every listener, so balancers drain the stack. */
   markStopping(): void;
   stop(): Promise<void>;
@@ -127,6 +125,11 @@ async function writeFileAtomically(path: string, text: string): Promise<void> {
  * sign-in link for its member; writes dev.json once everything answers.
  */
 export async function startStack(config: StackConfig, logger: Logger): Promise<RunningStack> {
+  const startedAt = performance.now();
+  const phases: Record<string, number> = {};
+  const phaseDone = (name: string) => {
+    phases[name] = Math.round(performance.now() - startedAt);
+  };
   const cleanup: Array<() => Promise<void>> = [];
   const stop = async () => {
     for (const step of cleanup.splice(0).reverse()) {
@@ -142,23 +145,57 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const devFile = join(dataDir, "dev.json");
 
-    const store = await openStore({
-      dataDir,
-      ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
-    });
-    cleanup.push(() => store.close());
-
-    let devnet: Devnet | undefined;
-    if (config.HUB_DEVNET) {
-      devnet = await createDevnet({
-        port: config.DEVNET_PORT,
-        rpcPorts: config.DEVNET_RPC_PORTS,
-        solanaRpcPort: config.DEVNET_SOLANA_RPC_PORT,
+    // Independent of each other: PGlite works in this process, the chains in anvil, and most of the
+    // modules' loading is on tsx's thread.
+    const [openedStore, startedDevnet, loadedModules] = await Promise.allSettled([
+      openStore({
         dataDir,
-        logger: logger.child({ part: "devnet" }),
-      });
-      cleanup.push(() => devnet!.stop());
+        ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
+      }).finally(() => phaseDone("store")),
+      config.HUB_DEVNET
+        ? import("@hub/devnet-app")
+            .then(({ createDevnet }) =>
+              createDevnet({
+                port: config.DEVNET_PORT,
+                rpcPorts: config.DEVNET_RPC_PORTS,
+                solanaRpcPort: config.DEVNET_SOLANA_RPC_PORT,
+                dataDir,
+                logger: logger.child({ part: "devnet" }),
+              }),
+            )
+            .finally(() => phaseDone("devnet"))
+        : undefined,
+      importStackModules().finally(() => phaseDone("modules")),
+    ]);
+    if (openedStore.status === "fulfilled") cleanup.push(() => openedStore.value.close());
+    if (startedDevnet.status === "fulfilled" && startedDevnet.value) {
+      const running = startedDevnet.value;
+      cleanup.push(() => running.stop());
     }
+    if (openedStore.status === "rejected") throw openedStore.reason;
+    if (startedDevnet.status === "rejected") throw startedDevnet.reason;
+    if (loadedModules.status === "rejected") throw loadedModules.reason;
+    const store = openedStore.value;
+    const devnet: Devnet | undefined = startedDevnet.value;
+    const [
+      { createAdmin },
+      { createMemoryCounters, createRedisCounters },
+      { createDashboardApp },
+      { createCredentialResolver, createGatewayApp, createInProcessHubTransport, createUsageTally },
+      {
+        createChainFactsStore,
+        createHubApp,
+        createReservationBook,
+        devnetExternalProvider,
+        devnetProviders,
+        loadCatalog,
+        parseProvidersConfig,
+        reconcilerChainsFromManifest,
+      },
+      { startAdminChannel },
+      { startMetricsListener },
+    ] = loadedModules.value;
+
     const catalogFile = config.HUB_CATALOG_FILE ?? devnet?.files.catalogFile;
     if (!catalogFile) throw new Error("HUB_CATALOG_FILE is required when HUB_DEVNET=0");
     const catalog = await loadCatalog(catalogFile);
@@ -173,6 +210,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       for (const chain of devnet.manifest.chains)
         await createChainFactsStore(store.sql).forgetChainHistory(chain.chainDomain);
     }
+    phaseDone("catalog");
     const reconcilerChains: ReconcilerChainConfig[] = devnet
       ? reconcilerChainsFromManifest(devnet.manifest)
       : catalog.families.evm.flatMap((chain) => {
@@ -233,6 +271,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     });
     cleanup.push(() => hub.close());
     const hubUrl = await hub.app.listen({ host: "127.0.0.1", port: config.HUB_PORT });
+    phaseDone("hub");
 
     const reservations = createReservationBook(store.sql);
     const admin = createAdmin({
@@ -255,6 +294,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
           ...(await readPreviousKey(devFile).then((key) => (key ? { previousKey: key } : {}))),
         })
       : undefined;
+    phaseDone("admin");
 
     const credentials = createCredentialResolver(
       {},
@@ -293,6 +333,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       port: config.METRICS_PORT,
     });
     cleanup.push(() => metricsListener.stop());
+    phaseDone("gateway");
 
     const dashboard = createDashboardApp({
       config: {
@@ -309,6 +350,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     const signIn = development
       ? await admin.inviteMember({ orgId: development.orgId, email: DEVELOPMENT_MEMBER_EMAIL })
       : undefined;
+    phaseDone("dashboard");
 
     const dev: DevFile = {
       baseUrl: `${gatewayUrl}/v1`,
@@ -336,10 +378,12 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       })),
     };
     await writeFileAtomically(devFile, `${JSON.stringify(dev, null, 2)}\n`);
+    phaseDone("ready");
     return {
       dev,
       devFile,
       metricsUrl: metricsListener.url,
+      phases,
       markStopping: () => hub.readiness.markStopping(),
       stop,
     };
@@ -393,6 +437,15 @@ export async function runStart(
       { banner: lines.slice(0, -1), baseUrl: stack.dev.baseUrl, metricsUrl: stack.metricsUrl, readyMs },
       lines.at(-1),
     );
+  const cpu = process.cpuUsage();
+  logger.info(
+    {
+      phases: stack.phases,
+      sinceProcessStartMs: Math.round(performance.now()),
+      cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    },
+    "start-up phases",
+  );
 
   let stopping = false;
   const shutdown = (signal: string) => {

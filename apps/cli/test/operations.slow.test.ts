@@ -55,7 +55,7 @@ interface RunningHub {
 
 /** `hub start` as its own process; resolves once its banner (one JSON line: stdout is a pipe) is out. */
 async function startHub(env: NodeJS.ProcessEnv): Promise<RunningHub> {
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", "start"], {
+  const child = spawn(process.execPath, ["apps/cli/bin/hub.js", "start"], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],

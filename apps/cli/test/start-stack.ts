@@ -24,7 +24,7 @@ export interface Started {
  * variable, e.g. `LOG_LEVEL: "info"` to see the log lines.
  */
 export function startStack(dataDir: string, env: Record<string, string> = {}): Started {
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", "start"], {
+  const child = spawn(process.execPath, ["apps/cli/bin/hub.js", "start"], {
     cwd: root,
     env: {
       ...process.env,

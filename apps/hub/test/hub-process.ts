@@ -28,7 +28,7 @@ export interface HubProcess {
 export function startHubProcess(env: NodeJS.ProcessEnv, previous?: string): HubProcess {
   const dataDir = env.HUB_DATA_DIR;
   if (!dataDir) throw new Error("HUB_DATA_DIR is required");
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", "start"], {
+  const child = spawn(process.execPath, ["apps/cli/bin/hub.js", "start"], {
     cwd: root,
     env,
     stdio: ["ignore", "ignore", "pipe"],

@@ -1,13 +1,16 @@
 // A reconciler in its own process, for the kill test: reads its configuration as JSON from argv[2],
-// runs the poll loop on PostgreSQL until it is killed, and never stops on its own.
+// opens the database itself (PostgreSQL at databaseUrl, or the PGlite dir under dataDir), runs the poll
+// loop until it is killed, never stops on its own, and prints "watermark <chainDomain> <block>" on
+// stdout each time a chain's watermark moves.
 import { systemClock } from "@hub/clock";
-import { createPostgresClient } from "@hub/store";
+import { openStore } from "@hub/store";
 import { pino } from "pino";
 import { createReconciler, type ReconcilerChainConfig } from "../src/reconciler/index.js";
+import { createChainFactsStore } from "../src/store/chain-facts-store.js";
 
 interface ChildConfig {
-  connectionString: string;
-  schema: string;
+  dataDir: string;
+  databaseUrl?: string;
   chains: ReconcilerChainConfig[];
   leaseName: string;
   instanceId: string;
@@ -16,8 +19,13 @@ interface ChildConfig {
 }
 
 const config = JSON.parse(process.argv[2] ?? "{}") as ChildConfig;
+const { sql } = await openStore({
+  dataDir: config.dataDir,
+  ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+  migrate: false,
+});
 const reconciler = createReconciler({
-  sql: createPostgresClient({ connectionString: config.connectionString, schema: config.schema }),
+  sql,
   chains: config.chains,
   clock: systemClock,
   logger: pino({ level: "silent" }),
@@ -28,4 +36,14 @@ const reconciler = createReconciler({
   pollIntervalMs: 10,
 });
 reconciler.start();
-process.stdout.write("started\n");
+const facts = createChainFactsStore(sql);
+const printed = new Map<string, number>();
+for (;;) {
+  for (const { chainDomain } of config.chains) {
+    const lastBlock = (await facts.getWatermark(chainDomain))?.lastBlock;
+    if (lastBlock === undefined || printed.get(chainDomain) === lastBlock) continue;
+    printed.set(chainDomain, lastBlock);
+    process.stdout.write(`watermark ${chainDomain} ${lastBlock}\n`);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 10));
+}

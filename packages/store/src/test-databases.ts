@@ -1,20 +1,10 @@
-import { createHash, randomBytes } from "node:crypto";
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from "node:fs";
+import { randomBytes } from "node:crypto";
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { migrationsDir } from "./migrations-dir.js";
 import { createPgliteClient } from "./pglite-client.js";
+import { emptyPgliteTemplate, migratedPgliteTemplate } from "./pglite-templates.js";
 import { createPostgresClient } from "./postgres-client.js";
 import { loadMigrations, runMigrations } from "./run-migrations.js";
 import type { SqlClient } from "./sql-client.js";
@@ -54,56 +44,9 @@ export interface TestDatabases {
   dispose(): Promise<void>;
 }
 
-const PGLITE_VERSION = JSON.parse(
-  readFileSync(
-    join(fileURLToPath(import.meta.resolve("@electric-sql/pglite")), "../../package.json"),
-    "utf8",
-  ),
-).version as string;
-
-/**
- * A template dir shared by every test process on the machine: built once under a temporary name and
- * renamed into place, so readers only ever copy a finished template, and never opened again after that.
- */
-async function cachedTemplate(
-  cache: string,
-  name: string,
-  build: (dir: string) => Promise<void>,
-): Promise<string> {
-  const dir = join(cache, name);
-  if (existsSync(dir)) return dir;
-  mkdirSync(cache, { recursive: true });
-  const building = join(cache, `${name}.building-${process.pid}-${randomBytes(4).toString("hex")}`);
-  try {
-    await build(building);
-    renameSync(building, dir);
-  } catch (error) {
-    if (!existsSync(dir)) throw error;
-  } finally {
-    rmSync(building, { recursive: true, force: true });
-    rmSync(`${building}.lock`, { force: true });
-  }
-  return dir;
-}
-
-/** Templates of older migration sets, untouched for an hour, are no longer copied by any test run. */
-function pruneSupersededTemplates(cache: string, current: string): void {
-  const hourAgoMs = Date.now() - 3600_000;
-  for (const name of readdirSync(cache)) {
-    const dir = join(cache, name);
-    if (!/^migrated-[0-9a-f]+$/.test(name) || dir === current) continue;
-    try {
-      if (statSync(dir).mtimeMs < hourAgoMs) rmSync(dir, { recursive: true, force: true });
-    } catch {
-      // Removed by another test process meanwhile.
-    }
-  }
-}
-
 /**
  * Fresh databases for tests. A fresh PGlite dir costs seconds (initdb), so a migrated template dir is
- * made once (and kept in the temp dir, keyed by PGlite version and migration checksums) and every open
- * copies it. On PostgreSQL each database is its own schema, so parallel
+ * made once (kept in the temp dir, see pglite-templates.ts) and every open copies it. On PostgreSQL each database is its own schema, so parallel
  * runs on one server never see each other's rows.
  */
 export function createTestDatabases(config: { databaseUrl: string | undefined }): TestDatabases {
@@ -112,27 +55,9 @@ export function createTestDatabases(config: { databaseUrl: string | undefined })
   let counter = 0;
 
   const makeTemplate = async () => {
-    const migrations = loadMigrations(migrationsDir);
     const cache = join(tmpdir(), "hub-pglite-templates");
-    const empty = await cachedTemplate(cache, `empty-${PGLITE_VERSION}`, async (dir) => {
-      await (await createPgliteClient(dir)).close();
-    });
-    const key = createHash("sha256")
-      .update(PGLITE_VERSION)
-      .update(migrations.map((m) => m.checksum).join(","))
-      .digest("hex")
-      .slice(0, 16);
-    const migrated = await cachedTemplate(cache, `migrated-${key}`, async (dir) => {
-      cpSync(empty, dir, { recursive: true });
-      const client = await createPgliteClient(dir);
-      try {
-        await runMigrations(client, migrations);
-      } finally {
-        await client.close();
-      }
-    });
-    pruneSupersededTemplates(cache, migrated);
-    return { migrated, empty };
+    const migrated = await migratedPgliteTemplate(cache);
+    return { migrated, empty: await emptyPgliteTemplate(cache) };
   };
 
   const openPglite = async (migrated: boolean): Promise<TestDatabase> => {
