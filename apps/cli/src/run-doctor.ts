@@ -1,20 +1,9 @@
+import type { ReadinessReport as Report } from "@hub/hub-app";
+
 /** Where the verb writes (run-cli's CliIo). */
 interface DoctorIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-}
-
-interface CheckLine {
-  name: string;
-  ready: boolean;
-  detail?: string;
-  ms: number;
-}
-
-interface Report {
-  status: string;
-  notReady: string[];
-  checks: CheckLine[];
 }
 
 function isReport(value: unknown): value is Report {

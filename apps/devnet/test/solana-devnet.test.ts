@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { connect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { createAdjustableClock } from "@hub/clock";
 import { pollUntil } from "@hub/test-support";
@@ -470,6 +471,23 @@ describe("the Solana stand-in chain", () => {
       .send();
     const wire = Buffer.from(raw!.transaction[0], "base64");
     assert.equal(getBase58Decoder().decode(wire.subarray(1, 65)), latest!.signature);
+  });
+
+  it("keeps serving after a client drops its connection halfway through a request body", async () => {
+    const { port } = new URL(devnet.manifest.rpcUrl);
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () => {
+        socket.write(
+          'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":',
+          () => setTimeout(() => socket.destroy(), 50),
+        );
+      });
+      socket.on("close", () => resolve());
+      socket.on("error", reject);
+    });
+    // The server read the dropped body's error; it neither crashed nor left a rejection unhandled.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(typeof (await rpcCall(devnet.manifest.rpcUrl, "getSlot")).result, "number");
   });
 
   it("advances slots with time and with transactions, and serves airdrops and rent figures", async () => {

@@ -44,8 +44,10 @@ export interface GatewayAppDeps {
   /** Counts each organization's calls for the usage page; the caller closes it after the gateway. */
   readonly usage?: UsageTally;
   /**
-   * What /readyz (and its alias /healthz) answers: 200 when `status` is "ready", else 503, with the
-   * report as the body. The stack passes the hub's checks; absent, the gateway is ready once it listens.
+   * What /readyz (and its alias /healthz) answers: 200 when `status` is "ready", else 503, with only the
+   * status as the body (this listener is public; the report's checks name internal hosts and errors, so
+   * they stay on the operator listener). The stack passes the hub's checks; absent, the gateway is ready
+   * once it listens.
    */
   readonly readiness?: () => Promise<{ status: "ready" | "not-ready" | "stopping" }>;
 }
@@ -165,7 +167,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
     await answerApiCall(request.raw, reply.raw, request.id);
   });
 
-  const readiness = deps.readiness ?? (async () => ({ status: "ready" as const, notReady: [], checks: [] }));
+  const readiness = deps.readiness ?? (async () => ({ status: "ready" as const }));
   app.get("/livez", async (_request, reply) => {
     reply
       .header("content-type", JSON_CONTENT_TYPE)
@@ -180,7 +182,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
         .code(report.status === "ready" ? 200 : 503)
         .header("content-type", JSON_CONTENT_TYPE)
         .header("cache-control", "no-store")
-        .send(JSON.stringify(report));
+        .send(JSON.stringify({ status: report.status }));
     });
   }
 

@@ -205,6 +205,24 @@ describe("gateway credentials, origins and CORS", () => {
     const answer = await callGateway(gw.origin, "GET", "/healthz");
     assert.equal(answer.status, 200);
   });
+
+  test("GET /readyz tells the public only the status: what failed and why stay on the operator listener", async () => {
+    const report = {
+      status: "not-ready" as const,
+      notReady: ["database"],
+      checks: [{ name: "database", ready: false, detail: "connect ECONNREFUSED 10.1.2.3:5432", ms: 2 }],
+    };
+    const notReady = await startGateway({ readiness: async () => report });
+    try {
+      for (const path of ["/readyz", "/healthz"]) {
+        const answer = await callGateway(notReady.origin, "GET", path);
+        assert.equal(answer.status, 503, path);
+        assert.deepEqual(answer.json, { status: "not-ready" });
+      }
+    } finally {
+      await notReady.close();
+    }
+  });
 });
 
 describe("gateway credential cache and key usage", () => {

@@ -215,7 +215,10 @@ function waitNamed(params: readonly string[], retryAfter: string | null): number
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
-/** Waits, or throws ESDK_ABORTED as soon as the caller's signal fires. */
+/** The longest delay setTimeout keeps; a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Waits (in steps setTimeout can hold), or throws ESDK_ABORTED as soon as the caller's signal fires. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const aborted = () =>
@@ -226,10 +229,18 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
         cause: signal?.reason,
       });
     if (signal?.aborted) return reject(aborted());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
+    let timer: ReturnType<typeof setTimeout>;
+    const wait = (left: number) => {
+      timer = setTimeout(
+        () => {
+          if (left > MAX_TIMER_MS) return wait(left - MAX_TIMER_MS);
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        },
+        Math.min(left, MAX_TIMER_MS),
+      );
+    };
+    wait(ms);
     const onAbort = () => {
       clearTimeout(timer);
       reject(aborted());

@@ -120,6 +120,18 @@ test("busy codes wait error_params[0] ms or Retry-After, then retry the identica
   }
 });
 
+test("a busy code naming a wait past setTimeout's 24.8-day range still waits, rather than retrying at once", async () => {
+  const server = await scriptedServer([() => fail("EIN0080", { params: ["3000000000"] }), () => ok({})]);
+  try {
+    const client = createHubClient({ baseUrl: server.baseUrl, apiKey: KEY, subject: "s", retry: fast });
+    const error = await rejection(client.catalog({ signal: AbortSignal.timeout(300) }));
+    assert.equal(error.code, "ESDK_ABORTED");
+    assert.equal(server.received.length, 1, "no second attempt within the named wait");
+  } finally {
+    await server.close();
+  }
+});
+
 test("a busy code without error_params reads Retry-After as an HTTP date too, and one that names no wait waits busyFallbackMs", async () => {
   const inTwoSeconds = new Date(Math.ceil(Date.now() / 1000) * 1000 + 2000).toUTCString();
   const server = await scriptedServer([

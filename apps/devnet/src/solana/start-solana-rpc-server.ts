@@ -88,31 +88,34 @@ export async function startSolanaRpcServer(
         "Used HTTP Method is not allowed. POST or OPTIONS is required",
         "text/plain",
       );
-    void readBody(request).then((text) => {
-      if (text === undefined) return send(response, 413, "", "text/plain");
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        return send(
-          response,
-          200,
-          stringify(errorBody(null, new SolanaRpcError(solanaRpcErrorCodes.parseError, "Parse error"))),
-        );
-      }
-      if (Array.isArray(parsed)) {
-        if (parsed.length === 0 || parsed.length > batchLimit)
+    void readBody(request)
+      .then((text) => {
+        if (text === undefined) return send(response, 413, "", "text/plain");
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
           return send(
             response,
             200,
-            stringify(
-              errorBody(null, new SolanaRpcError(solanaRpcErrorCodes.invalidRequest, "Invalid request")),
-            ),
+            stringify(errorBody(null, new SolanaRpcError(solanaRpcErrorCodes.parseError, "Parse error"))),
           );
-        return send(response, 200, stringify(parsed.map((item) => answer(item, deps, deps.logger))));
-      }
-      send(response, 200, stringify(answer(parsed, deps, deps.logger)));
-    });
+        }
+        if (Array.isArray(parsed)) {
+          if (parsed.length === 0 || parsed.length > batchLimit)
+            return send(
+              response,
+              200,
+              stringify(
+                errorBody(null, new SolanaRpcError(solanaRpcErrorCodes.invalidRequest, "Invalid request")),
+              ),
+            );
+          return send(response, 200, stringify(parsed.map((item) => answer(item, deps, deps.logger))));
+        }
+        send(response, 200, stringify(answer(parsed, deps, deps.logger)));
+      })
+      // The client dropped the request mid-body ("aborted"): no one is left to answer.
+      .catch(() => response.destroy());
   });
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {

@@ -64,7 +64,7 @@ export interface OifAggregatorClient {
     signal?: AbortSignal,
   ): Promise<SubmitOrderOutcome>;
   getOrder(upstreamOrderId: string, signal?: AbortSignal): Promise<GetOrderOutcome>;
-  /** Readiness: GET /health (the OIF aggregator's, always 200 while it serves) answers 2xx; else why not. */
+  /** Readiness: the dialect's probe (oifDialectTables' `probe`) answers as it should; else why not. */
   ready(signal: AbortSignal): Promise<string | undefined>;
   close(): Promise<void>;
 }
@@ -142,7 +142,8 @@ export function createOifAggregatorClient(
     provider,
 
     async ready(signal) {
-      return notReadyReason(await send("GET", "/health", undefined, signal), (status) => status < 300);
+      const { path, readyBelow } = table.probe;
+      return notReadyReason(await send("GET", path, undefined, signal), (status) => status < readyBelow);
     },
 
     async quote(request, signal) {

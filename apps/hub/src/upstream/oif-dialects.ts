@@ -26,6 +26,11 @@ export interface OifDialectTable {
   submissionStatuses: Readonly<Record<string, SubmissionMeaning>>;
   /** The field of an order read that holds its id. */
   orderIdField: "id" | "orderId";
+  /**
+   * The readiness probe: GET `path` below the baseUrl, ready while the status is below `readyBelow`
+   * (a health route's 2xx, or, in a dialect that names none, any answer that is not a server error).
+   */
+  probe: { path: string; readyBelow: number };
 }
 
 /** The states both dialects spell alike; `failed` is where they part. */
@@ -50,6 +55,8 @@ export const oifDialectTables: Readonly<Record<OifDialect, OifDialectTable>> = {
     failureStages: {},
     submissionStatuses: { received: "accepted", rejected: "rejected", error: "error" },
     orderIdField: "id",
+    // The specification names no health route: its base URL answering at all (a 404 included) will do.
+    probe: { path: "/", readyBelow: 500 },
   },
   // The reference aggregator: paths `/api/v1/...`, its serde spellings, the failed arm tagged with the
   // transaction type, an accepted submission answered with the order itself, keyed by `orderId`.
@@ -70,6 +77,8 @@ export const oifDialectTables: Readonly<Record<OifDialect, OifDialectTable>> = {
       [...Object.keys(commonStates), "failed"].map((state) => [state, "accepted" as const]),
     ),
     orderIdField: "orderId",
+    // GET /health at the root, always 200 while the aggregator serves.
+    probe: { path: "/health", readyBelow: 300 },
   },
 };
 

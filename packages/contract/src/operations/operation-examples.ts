@@ -90,6 +90,7 @@ const permit2TypedData = {
       { name: "amount", type: "uint256" },
     ],
     Permit2Witness: [
+      { name: "user", type: "address" },
       { name: "expires", type: "uint32" },
       { name: "inputOracle", type: "address" },
       { name: "outputs", type: "MandateOutput[]" },
@@ -112,6 +113,7 @@ const permit2TypedData = {
     nonce: "1764106812345",
     deadline: "1764107112",
     witness: {
+      user: USER,
       expires: 1764107112,
       inputOracle: "0xdc64a140aa3e981100a9beca4e685f962f0cf6c9",
       outputs: [
