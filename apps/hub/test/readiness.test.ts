@@ -44,6 +44,34 @@ describe("readiness", () => {
     );
   });
 
+  test("upstreams stand in for each other: one down leaves the process ready and listed, all down hold it back", async () => {
+    const up = { name: "upstream:a", group: "upstream", run: async () => undefined };
+    const down = (name: string) => ({
+      name,
+      group: "upstream",
+      run: async () => "the upstream answered HTTP 502",
+    });
+    const database = { name: "database", run: async () => undefined };
+
+    const oneDown = await createReadiness({ checks: [database, up, down("upstream:b")] }).report();
+    assert.equal(oneDown.status, "ready");
+    assert.deepEqual(oneDown.notReady, []);
+    assert.deepEqual(
+      oneDown.checks.map(({ name, ready }) => ({ name, ready })),
+      [
+        { name: "database", ready: true },
+        { name: "upstream:a", ready: true },
+        { name: "upstream:b", ready: false },
+      ],
+    );
+
+    const allDown = await createReadiness({
+      checks: [database, down("upstream:a"), down("upstream:b")],
+    }).report();
+    assert.equal(allDown.status, "not-ready");
+    assert.deepEqual(allDown.notReady, ["upstream:a", "upstream:b"]);
+  });
+
   test("a report is reused within the cache time and shared by callers that ask at once", async () => {
     const check = counted("database", async () => undefined);
     const readiness = createReadiness({ checks: [check], cacheMs: 60_000 });

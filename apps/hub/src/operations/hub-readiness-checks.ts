@@ -21,7 +21,11 @@ export function databaseCheck(store: OperationsStore): ReadinessCheck {
 }
 
 export function upstreamCheck(upstream: ProbedUpstream): ReadinessCheck {
-  return { name: `upstream:${upstream.provider.id}`, run: (signal) => upstream.ready(signal) };
+  return {
+    name: `upstream:${upstream.provider.id}`,
+    group: "upstream",
+    run: (signal) => upstream.ready(signal),
+  };
 }
 
 /** eth_blockNumber over JSON-RPC. */

@@ -2,6 +2,11 @@
 export interface ReadinessCheck {
   /** `database`, `redis`, `upstream:<provider>`, `chain:<chainDomain>`, `reconciler:<chainDomain>`. */
   readonly name: string;
+  /**
+   * Checks of one group stand in for each other: the group holds the process back only when none of
+   * them is ready (the upstreams: one provider down, the others still quote).
+   */
+  readonly group?: string;
   run(signal: AbortSignal): Promise<string | undefined>;
 }
 
@@ -16,7 +21,11 @@ export interface CheckResult {
 /** The body of /readyz (and /healthz): 200 when `status` is ready, else 503. */
 export interface ReadinessReport {
   status: "ready" | "not-ready" | "stopping";
-  /** The names of the checks that are not ready, in check order. */
+  /**
+   * The names of the checks that hold the process back, in check order: every failed check outside a
+   * group, and every check of a group none of whose checks is ready. A failed check of a group that
+   * still has a ready one shows only in `checks`.
+   */
   notReady: string[];
   checks: CheckResult[];
 }
@@ -73,7 +82,15 @@ export function createReadiness(options: ReadinessOptions): Readiness {
 
   async function measure(): Promise<ReadinessReport> {
     const checks = await Promise.all(options.checks.map((check) => runCheck(check, timeoutMs)));
-    const notReady = checks.filter((check) => !check.ready).map((check) => check.name);
+    const groupsServing = new Set(
+      options.checks.filter((check, i) => check.group !== undefined && checks[i]?.ready).map((c) => c.group),
+    );
+    const notReady = checks
+      .filter((result, i) => {
+        const group = options.checks[i]?.group;
+        return !result.ready && (group === undefined || !groupsServing.has(group));
+      })
+      .map((result) => result.name);
     return { status: notReady.length === 0 ? "ready" : "not-ready", notReady, checks };
   }
 
