@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { createWriteStream, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -28,11 +28,18 @@ export interface HubProcess {
 export function startHubProcess(env: NodeJS.ProcessEnv, previous?: string): HubProcess {
   const dataDir = env.HUB_DATA_DIR;
   if (!dataDir) throw new Error("HUB_DATA_DIR is required");
+  // HUB_TEST_LOG_DIR keeps each process's output (a failure under load is often not reproducible).
+  const logDir = process.env.HUB_TEST_LOG_DIR;
   const child = spawn(process.execPath, ["apps/cli/bin/hub.js", "start"], {
     cwd: root,
     env,
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", logDir ? "pipe" : "ignore", "pipe"],
   });
+  if (logDir) {
+    const log = createWriteStream(join(logDir, `hub-${child.pid}.log`));
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+  }
   let stderr = "";
   child.stderr?.on("data", (chunk) => {
     stderr += chunk;
