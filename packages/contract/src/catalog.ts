@@ -38,11 +38,49 @@ export const catalogChainSchema = z.object({
   assets: z.array(catalogAssetSchema),
 });
 
+const base58Key = z
+  .string()
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, "base58 public key (32 bytes)")
+  .describe("A Solana public key, base58.");
+
+/** One SPL token a Solana chain declares. `key` is CAIP-19: `solana:<ref>/token:<mint>`. */
+export const catalogSolanaAssetSchema = z.object({
+  key: z.string(),
+  symbol: z.string(),
+  decimals: z.number().int().min(0).max(18),
+  mint: base58Key,
+});
+
+/**
+ * One Solana chain of the deployment (docs/decisions/solana-lane.md): the escrow's vault per mint that
+ * deposits go to, and the account that Solana outputs name as their settler and oracle.
+ */
+export const catalogSolanaChainSchema = z.object({
+  chainDomain: z.string().regex(/^solana:[1-9A-HJ-NP-Za-km-z]{32}$/),
+  name: z.string(),
+  /** base58 of the 32-byte genesis hash. */
+  genesisHash: base58Key,
+  /** The genesis hash as one big-endian uint256, decimal: the chain id OIF orders name it by. */
+  oifChainId: z.string().regex(/^[0-9]{1,78}$/),
+  native: z.object({ symbol: z.string(), decimals: z.number().int() }),
+  /** CAIP-19 key of the native coin (`solana:<ref>/slip44:501`). */
+  nativeKey: z.string(),
+  escrow: z.object({
+    /** The authority that releases and refunds deposits. */
+    settler: base58Key,
+    /** The escrow's vault token account per mint. */
+    vaults: z.array(z.object({ mint: base58Key, vault: base58Key })),
+  }),
+  /** The account a fill on this chain names as its output settler and oracle. */
+  outputSettler: base58Key,
+  assets: z.array(catalogSolanaAssetSchema),
+});
+
 /** The catalog: the deployment's chains and assets, grouped by chain family. */
 export const catalogSchema = z.object({
   families: z.object({
     evm: z.array(catalogChainSchema),
-    solana: z.array(z.unknown()).default([]),
+    solana: z.array(catalogSolanaChainSchema).default([]),
   }),
 });
 
@@ -50,5 +88,9 @@ export const catalogSchema = z.object({
 export type CatalogAsset = z.infer<typeof catalogAssetSchema>;
 /** One chain of the catalog. */
 export type CatalogChain = z.infer<typeof catalogChainSchema>;
+/** One SPL token of the catalog. */
+export type CatalogSolanaAsset = z.infer<typeof catalogSolanaAssetSchema>;
+/** One Solana chain of the catalog. */
+export type CatalogSolanaChain = z.infer<typeof catalogSolanaChainSchema>;
 /** The catalog as the wire carries it. */
 export type Catalog = z.infer<typeof catalogSchema>;

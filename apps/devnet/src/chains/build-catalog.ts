@@ -1,5 +1,5 @@
-import type { DevnetChain, DevnetManifest } from "@hub/chain";
-import type { Catalog, CatalogChain } from "@hub/contract";
+import { type DevnetChain, type DevnetManifest, type DevnetSolanaChain, solanaOifChainId } from "@hub/chain";
+import type { Catalog, CatalogChain, CatalogSolanaChain } from "@hub/contract";
 
 function erc20Key(chainId: number, address: string): string {
   return `eip155:${chainId}/erc20:${address.toLowerCase()}`;
@@ -50,5 +50,31 @@ function catalogChain(chain: DevnetChain, index: number): CatalogChain {
 
 /** The catalog the hub serves for the devnet: every chain and declared asset (never the undeclared token). */
 export function buildCatalog(manifest: DevnetManifest): Catalog {
-  return { families: { evm: manifest.chains.map(catalogChain), solana: [] } };
+  return {
+    families: {
+      evm: manifest.chains.map(catalogChain),
+      solana: manifest.solana ? [solanaCatalogChain(manifest.solana)] : [],
+    },
+  };
+}
+
+/** The Solana stand-in as the hub's catalog declares it; its escrow settler names Solana outputs. */
+function solanaCatalogChain(solana: DevnetSolanaChain): CatalogSolanaChain {
+  const reference = solana.chainDomain.slice("solana:".length);
+  return {
+    chainDomain: solana.chainDomain,
+    name: "Solana devnet",
+    genesisHash: solana.genesisHash,
+    oifChainId: solanaOifChainId(solana.genesisHash).toString(),
+    native: { symbol: "SOL", decimals: 9 },
+    nativeKey: `solana:${reference}/slip44:501`,
+    escrow: { settler: solana.escrow.settler.address, vaults: solana.escrow.vaults },
+    outputSettler: solana.escrow.settler.address,
+    assets: solana.tokens.map(({ assetKey, symbol, decimals, mint }) => ({
+      key: assetKey,
+      symbol,
+      decimals,
+      mint,
+    })),
+  };
 }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { solanaEscrowOrderId as sharedSolanaEscrowOrderId } from "@hub/chain";
 import {
   type Address,
   address,
@@ -7,7 +7,6 @@ import {
   compileTransaction,
   createNoopSigner,
   createTransactionMessage,
-  getBase58Encoder,
   type Instruction,
   pipe,
   setTransactionMessageFeePayer,
@@ -72,21 +71,9 @@ export class SolanaEscrowError extends Error {
 
 const transferCheckedDiscriminator = 12;
 
-/** The on-chain order id: sha256 over the order's terms, as 0x hex. */
+/** The on-chain order id: sha256 over the order's terms, as 0x hex (`@hub/chain`). */
 export function solanaEscrowOrderId(order: SolanaEscrowOrder): `0x${string}` {
-  const numbers = new DataView(new ArrayBuffer(16));
-  numbers.setBigUint64(0, order.amount, true);
-  numbers.setBigUint64(8, BigInt(order.expires), true);
-  const outputHash = Buffer.from(order.outputHash.slice(2), "hex");
-  if (outputHash.length !== 32) throw new Error("outputHash is 32 bytes of 0x hex");
-  const hash = createHash("sha256")
-    .update("intent-hub solana escrow order")
-    .update(Uint8Array.from(getBase58Encoder().encode(order.user)))
-    .update(Uint8Array.from(getBase58Encoder().encode(order.mint)))
-    .update(new Uint8Array(numbers.buffer))
-    .update(outputHash)
-    .digest("hex");
-  return `0x${hash}`;
+  return sharedSolanaEscrowOrderId(order);
 }
 
 /** One memo as a transaction's `memo` field shows it: "[<bytes>] <text>". */
