@@ -222,7 +222,12 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
             );
             return [];
           }
-          // Without a deployment block the chain is indexed from its first block.
+          // Without a deployment block the chain is indexed from its first block (slow on a public chain).
+          if (chain.deployBlock === undefined)
+            logger.warn(
+              { chainDomain: chain.chainDomain },
+              "the catalog gives no deployBlock for this chain: it is indexed from block 0",
+            );
           return [
             {
               chainDomain: chain.chainDomain,
@@ -231,7 +236,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
               inputSettlers: [chain.inputSettlers.escrow],
               outputSettler: chain.outputSettler,
               ...(chain.bridge ? { bridges: [chain.bridge] } : {}),
-              startBlock: 0,
+              startBlock: chain.deployBlock ?? 0,
             },
           ];
         });

@@ -35,6 +35,11 @@ export const catalogChainSchema = z.object({
   outputSettler: evmAddress,
   inputOracle: evmAddress,
   permit2: evmAddress,
+  /**
+   * The block the chain's settlers were deployed in: the reconciler starts reading there. Without it
+   * a new deployment reads the chain from its first block, which on a public chain takes long.
+   */
+  deployBlock: z.number().int().nonnegative().optional(),
   assets: z.array(catalogAssetSchema),
 });
 

@@ -22,6 +22,7 @@ function catalogChain(chain: DevnetChain, index: number): CatalogChain {
     outputSettler: lower(contracts.outputSettler),
     inputOracle: lower(contracts.committeeOracle),
     permit2: lower(contracts.permit2),
+    deployBlock: chain.deployBlock,
     assets: [
       {
         key: erc20Key(chainId, contracts.usdc),
