@@ -309,6 +309,83 @@ describe("EVM → Solana: Permit2 and EIP-3009 orders paid to a Solana recipient
     );
   });
 
+  test("the fault knobs hold for Solana-paid orders: refuseOrders refuses, stallAfterExecuted hides the fill while the order settles, reportOnce reports one state back", async () => {
+    const user = devnet.manifest.users[4]!;
+    const amount = parseUnits("12", 6);
+    await approve(devnet.clients, origin().chainId, user, origin().contracts.usdc, permit2, 2n * amount);
+
+    assert.equal(
+      (await devnet.call("POST", "/control/solvers/alpha/faults", { refuseOrders: true })).status,
+      200,
+    );
+    const refusedRecipient = await freshRecipient("refuseOrders");
+    const refusedQuotes = await devnet.call<QuotesResponse>(
+      "POST",
+      "/aggregator/api/v1/quotes",
+      request(user, refusedRecipient.owner, amount, { solverId: "alpha" }),
+    );
+    const refusedQuote = refusedQuotes.body.quotes[0]!;
+    const refused = await devnet.call<{ error: string }>("POST", "/aggregator/api/v1/orders", {
+      quoteResponse: refusedQuote,
+      signature: `0x00${(await sign(user, refusedQuote.order.payload)).slice(2)}`,
+    });
+    assert.equal(refused.status, 422);
+    assert.equal(refused.body.error, "SOLVER_REJECTED");
+    assert.equal((await devnet.call("DELETE", "/control/solvers/alpha/faults")).status, 200);
+
+    assert.equal(
+      (await devnet.call("POST", "/control/solvers/beta/faults", { stallAfterExecuted: true })).status,
+      200,
+    );
+    const recipient = await freshRecipient("stallAfterExecuted");
+    const quotes = await devnet.call<QuotesResponse>(
+      "POST",
+      "/aggregator/api/v1/quotes",
+      request(user, recipient.owner, amount, { solverId: "beta" }),
+    );
+    const quote = quotes.body.quotes[0]!;
+    const submitted = await devnet.call<OrderResponse>("POST", "/aggregator/api/v1/orders", {
+      quoteResponse: quote,
+      signature: `0x00${(await sign(user, quote.order.payload)).slice(2)}`,
+    });
+    assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
+    const orderId = `0x${submitted.body.orderId}` as Hex;
+    const path = `/aggregator/api/v1/orders/${submitted.body.orderId}`;
+    await pollUntil(
+      "the order is claimed on the origin",
+      async () => {
+        return (await escrowOrderStatus(orderId)) === escrowStatus.Claimed;
+      },
+      { timeoutMs: 60_000, intervalMs: 50 },
+    );
+    const amountOut = (amount * 9950n) / 10_000n;
+    assert.equal(await tokenBalance(recipient.tokenAccount), amountOut);
+    const stalled = await devnet.call<OrderResponse>("GET", path);
+    assert.equal(stalled.body.status, "executed");
+    assert.equal(stalled.body.fillTransaction, null);
+
+    assert.equal((await devnet.call("DELETE", "/control/solvers/beta/faults")).status, 200);
+    await pollUntil(
+      "the solver reports the order finalized",
+      async () =>
+        (
+          await devnet.call<{ status: unknown }>(
+            "GET",
+            `/solvers/beta/api/v1/orders/${submitted.body.orderId}`,
+          )
+        ).body.status === "finalized",
+      { timeoutMs: 60_000, intervalMs: 50 },
+    );
+    assert.equal(
+      (await devnet.call("POST", "/control/solvers/beta/faults", { reportOnce: "backwards" })).status,
+      200,
+    );
+    assert.equal((await devnet.call<OrderResponse>("GET", path)).body.status, "settled");
+    const final = await devnet.call<OrderResponse>("GET", path);
+    assert.equal(final.body.status, "finalized");
+    await assertFillTransaction(String(final.body.fillTransaction?.hash), 1, orderId);
+  });
+
   test("failAt Fill: the order reports failed at Fill, nothing reaches the recipient, and the user is refunded on the origin after expiry", async () => {
     const user = devnet.manifest.users[2]!;
     const stranger = devnet.manifest.users[3]!;
