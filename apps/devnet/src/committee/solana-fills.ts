@@ -38,8 +38,8 @@ export interface SolanaFill {
   attestation: Attestation;
 }
 
-/** An opened EVM order whose single output is paid on Solana, waiting for its fill. */
-interface WatchedOrder {
+/** An opened EVM order whose single output is paid on Solana, and where its fill must land. */
+export interface SolanaFillTarget {
   orderId: Hex;
   originChainId: number;
   fillDeadline: number;
@@ -48,7 +48,10 @@ interface WatchedOrder {
   mint: string;
   /** The recipient's associated token account, whose history carries the fill. */
   tokenAccount: string;
-  /** Newest signature of that history already read. */
+}
+
+interface WatchedOrder extends SolanaFillTarget {
+  /** Newest signature of the token account's history already read. */
   watermark?: string;
 }
 
@@ -116,63 +119,6 @@ export function createSolanaFillReader(config: {
     }
   }
 
-  function readFill(order: WatchedOrder, record: SolanaTransactionRecord): SolanaFill | undefined {
-    const tx = record.transaction;
-    if (record.err !== null || tx.instructions.length !== 3) return undefined;
-    const [create, transfer, memo] = tx.instructions as [
-      (typeof tx.instructions)[0],
-      (typeof tx.instructions)[0],
-      (typeof tx.instructions)[0],
-    ];
-    const key = (index: number | undefined) => (index === undefined ? undefined : tx.accountKeys[index]);
-    if (
-      key(create.programIdIndex) !== associatedTokenProgramAddress ||
-      key(transfer.programIdIndex) !== TOKEN_PROGRAM_ADDRESS ||
-      key(memo.programIdIndex) !== memoProgramAddress
-    )
-      return undefined;
-    if (
-      create.data.length !== 1 ||
-      create.data[0] !== createIdempotentDiscriminator ||
-      key(create.accounts[1]) !== order.tokenAccount ||
-      key(create.accounts[2]) !== order.recipient ||
-      key(create.accounts[3]) !== order.mint
-    )
-      return undefined;
-    if (
-      transfer.data.length !== 10 ||
-      transfer.data[0] !== transferCheckedDiscriminator ||
-      transfer.accounts.length !== 4 ||
-      key(transfer.accounts[1]) !== order.mint ||
-      key(transfer.accounts[2]) !== order.tokenAccount
-    )
-      return undefined;
-    const view = new DataView(transfer.data.buffer, transfer.data.byteOffset, transfer.data.byteLength);
-    if (view.getBigUint64(1, true) !== order.output.amount) return undefined;
-    const match = /^fill:(0x[0-9a-f]{64}):(0x[0-9a-f]{40})$/.exec(new TextDecoder().decode(memo.data));
-    if (!match || match[1] !== order.orderId.toLowerCase()) return undefined;
-    if (record.blockTime > order.fillDeadline) return undefined;
-    const solver = addressToBytes32(match[2] as Hex);
-    return {
-      orderId: order.orderId,
-      originChainId: order.originChainId,
-      solver,
-      fillTimestamp: record.blockTime,
-      signature: record.signature,
-      attestation: {
-        remoteChainId: order.output.chainId,
-        remoteOracle: order.output.oracle,
-        application: order.output.settler,
-        payloadHash: fillDescriptionHash({
-          solver,
-          orderId: order.orderId,
-          timestamp: record.blockTime,
-          output: order.output,
-        }),
-      },
-    };
-  }
-
   return {
     async next() {
       await readOpens();
@@ -185,7 +131,7 @@ export function createSolanaFillReader(config: {
         if (records[0]) order.watermark = records[0].signature;
         const fill = records
           .reverse()
-          .map((record) => readFill(order, record))
+          .map((record) => readSolanaFill(order, record))
           .find((candidate) => candidate !== undefined);
         if (fill) {
           found.push(fill);
@@ -196,6 +142,71 @@ export function createSolanaFillReader(config: {
         }
       }
       return found;
+    },
+  };
+}
+
+/**
+ * The fill a landed transaction makes for `order`, or undefined: exactly createIdempotent of the
+ * recipient's token account, transferChecked of the output's mint and amount into it, and Memo
+ * `fill:<orderId>:<solver>`, landed without error by the fill deadline.
+ */
+export function readSolanaFill(
+  order: SolanaFillTarget,
+  record: SolanaTransactionRecord,
+): SolanaFill | undefined {
+  const tx = record.transaction;
+  if (record.err !== null || tx.instructions.length !== 3) return undefined;
+  const [create, transfer, memo] = tx.instructions as [
+    (typeof tx.instructions)[0],
+    (typeof tx.instructions)[0],
+    (typeof tx.instructions)[0],
+  ];
+  const key = (index: number | undefined) => (index === undefined ? undefined : tx.accountKeys[index]);
+  if (
+    key(create.programIdIndex) !== associatedTokenProgramAddress ||
+    key(transfer.programIdIndex) !== TOKEN_PROGRAM_ADDRESS ||
+    key(memo.programIdIndex) !== memoProgramAddress
+  )
+    return undefined;
+  if (
+    create.data.length !== 1 ||
+    create.data[0] !== createIdempotentDiscriminator ||
+    key(create.accounts[1]) !== order.tokenAccount ||
+    key(create.accounts[2]) !== order.recipient ||
+    key(create.accounts[3]) !== order.mint
+  )
+    return undefined;
+  if (
+    transfer.data.length !== 10 ||
+    transfer.data[0] !== transferCheckedDiscriminator ||
+    transfer.accounts.length !== 4 ||
+    key(transfer.accounts[1]) !== order.mint ||
+    key(transfer.accounts[2]) !== order.tokenAccount
+  )
+    return undefined;
+  const view = new DataView(transfer.data.buffer, transfer.data.byteOffset, transfer.data.byteLength);
+  if (view.getBigUint64(1, true) !== order.output.amount) return undefined;
+  const match = /^fill:(0x[0-9a-f]{64}):(0x[0-9a-f]{40})$/.exec(new TextDecoder().decode(memo.data));
+  if (!match || match[1] !== order.orderId.toLowerCase()) return undefined;
+  if (record.blockTime > order.fillDeadline) return undefined;
+  const solver = addressToBytes32(match[2] as Hex);
+  return {
+    orderId: order.orderId,
+    originChainId: order.originChainId,
+    solver,
+    fillTimestamp: record.blockTime,
+    signature: record.signature,
+    attestation: {
+      remoteChainId: order.output.chainId,
+      remoteOracle: order.output.oracle,
+      application: order.output.settler,
+      payloadHash: fillDescriptionHash({
+        solver,
+        orderId: order.orderId,
+        timestamp: record.blockTime,
+        output: order.output,
+      }),
     },
   };
 }

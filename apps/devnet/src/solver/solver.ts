@@ -161,6 +161,7 @@ export function createSolver(config: SolverConfig): Solver {
   const openCursors = new Map<number, LogCursor<typeof openEvent>>();
   const tokenDomains = new Map<string, TokenDomain>();
   const tokenMeta = new Map<string, { symbol: string; decimals: number }>();
+  const decimalsByToken = new Map<string, number>();
   const nowSeconds = () => Math.floor(clock.now() / 1000);
   const solanaFiller =
     config.manifest.solana && config.solanaAccount
@@ -188,13 +189,15 @@ export function createSolver(config: SolverConfig): Solver {
 
   async function tokenDecimals(chain: DevnetChain, token: Address): Promise<number> {
     const key = `${chain.chainId}:${token}`;
-    const cached = tokenMeta.get(key);
-    if (cached) return cached.decimals;
-    return client(chain.chainId).publicClient.readContract({
+    const cached = tokenMeta.get(key)?.decimals ?? decimalsByToken.get(key);
+    if (cached !== undefined) return cached;
+    const decimals = await client(chain.chainId).publicClient.readContract({
       address: token,
       abi: devnetErc20Abi,
       functionName: "decimals",
     });
+    decimalsByToken.set(key, decimals);
+    return decimals;
   }
 
   async function tokenDomain(chain: DevnetChain, token: Address): Promise<TokenDomain> {
