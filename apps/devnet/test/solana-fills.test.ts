@@ -3,6 +3,8 @@ import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import {
   addressToBytes32,
+  type DevnetChain,
+  encodeSolanaInteropAddress,
   fillDescriptionHash,
   type MandateOutput,
   solanaKeyToBytes32,
@@ -18,6 +20,7 @@ import {
 import { pino } from "pino";
 import type { Hex } from "viem";
 import { readSolanaFill, type SolanaFillTarget } from "../src/committee/solana-fills.js";
+import { encodeInteropAddress } from "../src/aggregator/interop-address.js";
 import { sendDevnetTransaction } from "../src/solana/send-devnet-transaction.js";
 import { memoInstruction } from "../src/solana/solana-escrow.js";
 import { devnetSolanaKeypair, solanaKeypairFromSecretKey } from "../src/solana/solana-keypair.js";
@@ -27,15 +30,25 @@ import {
   rescaleAmount,
   solanaFillInstructions,
   solanaFillMemo,
+  solanaOutputTarget,
 } from "../src/solver/solana-output-fill.js";
+import { SolverError } from "../src/solver/solver-error.js";
 
 const solverEvm = "0x5555555555555555555555555555555555555555" as const;
+const evmChainId = 31337;
+const evmUsdc = "0x00000000000000000000000000000000000000Aa" as const;
 
 describe("fills of Solana outputs, as the solver sends them and the committee reads them", () => {
   const clock = createAdjustableClock();
   let devnet: SolanaDevnet;
   before(async () => {
-    devnet = await startSolanaDevnet({ rpcPort: 0, clock, evmChains: [], logger: pino({ level: "silent" }) });
+    devnet = await startSolanaDevnet({
+      rpcPort: 0,
+      clock,
+      // Only the chain id and the USDC address of an EVM chain name the Solana USDC's counterpart.
+      evmChains: [{ chainId: evmChainId, contracts: { usdc: evmUsdc } } as DevnetChain],
+      logger: pino({ level: "silent" }),
+    });
   });
   after(() => devnet.stop());
 
@@ -180,6 +193,72 @@ describe("fills of Solana outputs, as the solver sends them and the committee re
     assert.ok(late.blockTime > order.fillDeadline);
     assert.equal(late.err, null, "the transfer itself lands");
     assert.equal(readSolanaFill(order, late), undefined);
+  });
+
+  test("a quote's output is a Solana target only with both accounts on this chain, a served mint and an input among its counterparts", () => {
+    const solana = devnet.manifest;
+    const recipient = devnet.manifest.users[3]!.address;
+    const onSolana = (account: string, genesisHash = solana.genesisHash) =>
+      encodeSolanaInteropAddress(genesisHash, account);
+    const input = { chainId: evmChainId, token: evmUsdc };
+    const refusal = (statusCode: number) => (error: unknown) =>
+      error instanceof SolverError && error.statusCode === statusCode;
+
+    assert.equal(
+      solanaOutputTarget(
+        solana,
+        {
+          receiver: encodeInteropAddress(evmChainId, solverEvm),
+          asset: encodeInteropAddress(evmChainId, evmUsdc),
+        },
+        input,
+      ),
+      undefined,
+      "an EVM output is no Solana target",
+    );
+    assert.throws(
+      () =>
+        solanaOutputTarget(
+          solana,
+          { receiver: onSolana(recipient), asset: encodeInteropAddress(evmChainId, evmUsdc) },
+          input,
+        ),
+      refusal(400),
+    );
+    const otherGenesis = devnetSolanaKeypair("another chain").address;
+    assert.throws(
+      () =>
+        solanaOutputTarget(
+          solana,
+          { receiver: onSolana(recipient, otherGenesis), asset: onSolana(mint(), otherGenesis) },
+          input,
+        ),
+      refusal(422),
+    );
+    assert.throws(
+      () => solanaOutputTarget(solana, { receiver: onSolana(recipient), asset: onSolana(recipient) }, input),
+      refusal(422),
+      "a mint the chain does not serve",
+    );
+    for (const other of [
+      { chainId: evmChainId, token: solverEvm },
+      { chainId: evmChainId + 1, token: evmUsdc },
+    ])
+      assert.throws(
+        () => solanaOutputTarget(solana, { receiver: onSolana(recipient), asset: onSolana(mint()) }, other),
+        refusal(422),
+        "an input that is not the mint's counterpart",
+      );
+
+    const found = solanaOutputTarget(
+      solana,
+      { receiver: onSolana(recipient), asset: onSolana(mint()) },
+      input,
+    );
+    assert.equal(found?.recipient, recipient);
+    assert.equal(found?.token.mint, mint());
+    assert.equal(found?.oifChainId, solanaOifChainId(solana.genesisHash));
+    assert.equal(found?.outputSettler, solanaKeyToBytes32(solana.escrow.settler.address));
   });
 
   test("amounts are rescaled between decimals, the output rounded down and an exact output's input up", () => {

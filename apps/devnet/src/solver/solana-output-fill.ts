@@ -1,8 +1,7 @@
 import {
   bytes32ToSolanaKey,
-  type DevnetChain,
-  type DevnetManifest,
   type DevnetSolanaAccount,
+  type DevnetSolanaChain,
   type DevnetSolanaToken,
   decodeSolanaInteropAddress,
   type MandateOutput,
@@ -50,22 +49,20 @@ export interface SolanaOutputTarget {
  * account. The mint must be one of the chain's tokens whose counterparts hold the origin input.
  */
 export function solanaOutputTarget(
-  manifest: DevnetManifest,
+  solana: DevnetSolanaChain | undefined,
   output: { receiver: string; asset: string },
-  origin: DevnetChain,
-  inputToken: string,
+  input: { chainId: number; token: string },
 ): SolanaOutputTarget | undefined {
   const receiver = decodeSolanaInteropAddress(output.receiver);
   const asset = decodeSolanaInteropAddress(output.asset);
   if (!receiver && !asset) return undefined;
   if (!receiver || !asset)
     throw new SolverError(400, "INVALID_REQUEST", "a Solana output names both receiver and asset on Solana");
-  const solana = manifest.solana;
   if (!solana || receiver.genesisHash !== solana.genesisHash || asset.genesisHash !== solana.genesisHash)
     throw new SolverError(422, "UNSUPPORTED_ASSET", "chain not served by this solver");
   const token = solana.tokens.find((t) => t.mint === asset.address);
   if (!token) throw new SolverError(422, "UNSUPPORTED_ASSET", "mint not served by this solver");
-  if (!token.counterparts.includes(`eip155:${origin.chainId}/erc20:${inputToken.toLowerCase()}`))
+  if (!token.counterparts.includes(`eip155:${input.chainId}/erc20:${input.token.toLowerCase()}`))
     throw new SolverError(422, "UNSUPPORTED_ASSET", "input and output must be the same declared asset");
   return {
     recipient: receiver.address,

@@ -232,7 +232,10 @@ export function createSolver(config: SolverConfig): Solver {
     const inputOrigin = inputAsset && config.manifest.chains.find((c) => c.chainId === inputAsset.chainId);
     const solana =
       inputOrigin && solanaFiller
-        ? solanaOutputTarget(config.manifest, output, inputOrigin, inputAsset.address)
+        ? solanaOutputTarget(config.manifest.solana, output, {
+            chainId: inputOrigin.chainId,
+            token: inputAsset.address,
+          })
         : undefined;
     const outputAsset = solana ? undefined : decodeInteropAddress(output.asset);
     const receiver = solana ? undefined : decodeInteropAddress(output.receiver);
