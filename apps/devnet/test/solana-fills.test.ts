@@ -36,7 +36,7 @@ import { SolverError } from "../src/solver/solver-error.js";
 
 const solverEvm = "0x5555555555555555555555555555555555555555" as const;
 const evmChainId = 31337;
-const evmUsdc = "0x00000000000000000000000000000000000000Aa" as const;
+const evmUsdc: `0x${string}` = "0x00000000000000000000000000000000000000Aa";
 
 describe("fills of Solana outputs, as the solver sends them and the committee reads them", () => {
   const clock = createAdjustableClock();
@@ -46,7 +46,15 @@ describe("fills of Solana outputs, as the solver sends them and the committee re
       rpcPort: 0,
       clock,
       // Only the chain id and the USDC address of an EVM chain name the Solana USDC's counterpart.
-      evmChains: [{ chainId: evmChainId, contracts: { usdc: evmUsdc } } as DevnetChain],
+      evmChains: [
+        {
+          chainDomain: `eip155:${evmChainId}`,
+          chainId: evmChainId,
+          rpcUrl: "http://127.0.0.1:1",
+          deployBlock: 0,
+          contracts: { usdc: evmUsdc } as DevnetChain["contracts"],
+        },
+      ],
       logger: pino({ level: "silent" }),
     });
   });
