@@ -131,7 +131,7 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
 
     const committee: Committee = createCommittee(
       { manifest, delayMs: defaultCommitteeDelayMs, pollIntervalMs },
-      { clients, clock, logger },
+      { clients, clock, logger, solana: solana.chain },
     );
     committee.start();
     cleanup.push(() => committee.stop());
@@ -149,6 +149,7 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
       createSolver({
         id: solver.id,
         account: manifest.solvers[index]!,
+        ...(manifest.solana?.solvers[index] ? { solanaAccount: manifest.solana.solvers[index] } : {}),
         manifest,
         spreadBps: solver.spreadBps,
         ...(solver.quoteLatencyMs !== undefined ? { quoteLatencyMs: solver.quoteLatencyMs } : {}),

@@ -14,6 +14,8 @@ import { getAbiItem } from "viem";
 import type { ChainClients } from "../create-chain-clients.js";
 import { createLogCursor, type LogCursor } from "../create-log-cursor.js";
 import { createPollLoop } from "../create-poll-loop.js";
+import type { SolanaChain } from "../solana/solana-chain.js";
+import { createSolanaFillReader } from "./solana-fills.js";
 
 const outputFilledEvent = getAbiItem({ abi: outputSettlerAbi, name: "OutputFilled" });
 
@@ -21,11 +23,13 @@ export type AttestationState = "waiting" | "proven";
 
 /** A fill the committee saw on an output settler, and the attestation it owes the origin chain. */
 export interface ObservedFill {
-  fillChainId: number;
+  /** An EVM chain id; for a fill on Solana, the chain's OIF chain id as a decimal string. */
+  fillChainId: number | string;
   orderId: `0x${string}`;
   solver: `0x${string}`;
   fillTimestamp: number;
-  fillTxHash: `0x${string}`;
+  /** A transaction hash; for a fill on Solana, its signature. */
+  fillTxHash: string;
   remoteOracle: `0x${string}`;
   application: `0x${string}`;
   payloadHash: `0x${string}`;
@@ -49,6 +53,8 @@ export interface CommitteeDeps {
   clients: ChainClients;
   clock: Clock;
   logger: Logger;
+  /** The Solana stand-in (the manifest's `solana`): fills of EVM orders paid there are read from it. */
+  solana?: SolanaChain;
 }
 
 export interface Committee {
@@ -78,6 +84,10 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
   const fills = new Map<string, TrackedFill>();
   const cursors = new Map<number, LogCursor<typeof outputFilledEvent>>();
   let delayMs = config.delayMs;
+  const solanaFills =
+    deps.solana && manifest.solana
+      ? createSolanaFillReader({ manifest, clients, chain: deps.solana })
+      : undefined;
   const submitter = manifest.committee.members[0];
   if (!submitter) throw new Error("the committee has no members");
 
@@ -123,6 +133,27 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
         });
         log.debug({ orderId, chainId }, "fill observed");
       }
+    }
+    for (const fill of (await solanaFills?.next()) ?? []) {
+      const key = `solana:${fill.signature}`;
+      if (fills.has(key)) continue;
+      const nowMs = clock.now();
+      fills.set(key, {
+        fillChainId: fill.attestation.remoteChainId.toString(),
+        orderId: fill.orderId,
+        solver: fill.solver,
+        fillTimestamp: fill.fillTimestamp,
+        fillTxHash: fill.signature,
+        remoteOracle: fill.attestation.remoteOracle,
+        application: fill.attestation.application,
+        payloadHash: fill.attestation.payloadHash,
+        attestation: fill.attestation,
+        originChainId: fill.originChainId,
+        observedAt: new Date(nowMs).toISOString(),
+        observedAtMs: nowMs,
+        state: "waiting",
+      });
+      log.debug({ orderId: fill.orderId, signature: fill.signature }, "solana fill observed");
     }
   }
 

@@ -55,7 +55,8 @@ export function permit2OrderPayload(order: StandardOrder, permit2: Address, escr
         outputs: order.outputs.map((o) => ({
           oracle: o.oracle,
           settler: o.settler,
-          chainId: Number(o.chainId),
+          // A Solana chain's id (a 32-byte genesis hash) is beyond a JSON number: it goes as a decimal string.
+          chainId: o.chainId <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(o.chainId) : o.chainId.toString(),
           token: o.token,
           amount: o.amount.toString(),
           recipient: o.recipient,

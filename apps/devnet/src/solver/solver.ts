@@ -5,10 +5,12 @@ import {
   type DevnetAccount,
   type DevnetChain,
   type DevnetManifest,
+  type DevnetSolanaAccount,
   devnetErc20Abi,
   devnetUsdcAbi,
   fillDescriptionHash,
   inputSettlerEscrowAbi,
+  type MandateOutput,
   orderIdentifier,
   outputSettlerAbi,
   type StandardOrder,
@@ -39,6 +41,14 @@ import { escrowOpenForSignature } from "./escrow-open-for-signature.js";
 import { permit2OrderPayload, receiveWithAuthorizationPayload, type TokenDomain } from "./order-payloads.js";
 import { quoteAmounts } from "./quote-amounts.js";
 import { reportedStatus } from "./reported-status.js";
+import {
+  createSolanaFiller,
+  rescaleAmount,
+  type SolanaOutputTarget,
+  solanaMandateOutput,
+  solanaMetadataOutput,
+  solanaOutputTarget,
+} from "./solana-output-fill.js";
 import { createSolverChainClients, type SolverChainClient } from "./solver-chain-clients.js";
 import { SolverError } from "./solver-error.js";
 
@@ -51,6 +61,8 @@ export interface SolverConfig {
   name?: string;
   /** The solver's own funded key (one of manifest.solvers). */
   account: DevnetAccount;
+  /** The solver's Solana key (one of manifest.solana.solvers): it pays and sends fills of Solana outputs. */
+  solanaAccount?: DevnetSolanaAccount;
   manifest: DevnetManifest;
   /** Price: the output is the input less this many basis points. */
   spreadBps: number;
@@ -97,7 +109,9 @@ interface StoredQuote {
   orderId: Hex;
   validUntil: number;
   origin: DevnetChain;
-  destination: DevnetChain;
+  /** The EVM destination; absent when the output is paid on Solana (`solana`). */
+  destination?: DevnetChain;
+  solana?: SolanaOutputTarget;
   preview: SolverQuote["preview"];
 }
 
@@ -109,7 +123,8 @@ interface OrderRecord {
   createdAt: number;
   updatedAt: number;
   openTx?: Hex;
-  fillTx?: Hex;
+  /** A transaction hash, or a Solana signature for a Solana output. */
+  fillTx?: string;
   fillTimestamp?: number;
   claimTx?: Hex;
 }
@@ -146,7 +161,12 @@ export function createSolver(config: SolverConfig): Solver {
   const openCursors = new Map<number, LogCursor<typeof openEvent>>();
   const tokenDomains = new Map<string, TokenDomain>();
   const tokenMeta = new Map<string, { symbol: string; decimals: number }>();
+  const decimalsByToken = new Map<string, number>();
   const nowSeconds = () => Math.floor(clock.now() / 1000);
+  const solanaFiller =
+    config.manifest.solana && config.solanaAccount
+      ? createSolanaFiller({ rpcUrl: config.manifest.solana.rpcUrl, account: config.solanaAccount })
+      : undefined;
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;
@@ -165,6 +185,19 @@ export function createSolver(config: SolverConfig): Solver {
 
   function kindOf(chain: DevnetChain, address: string): BridgedAssetKind | undefined {
     return bridgedAssetKinds.find((k) => chain.contracts[k].toLowerCase() === address.toLowerCase());
+  }
+
+  async function tokenDecimals(chain: DevnetChain, token: Address): Promise<number> {
+    const key = `${chain.chainId}:${token}`;
+    const cached = tokenMeta.get(key)?.decimals ?? decimalsByToken.get(key);
+    if (cached !== undefined) return cached;
+    const decimals = await client(chain.chainId).publicClient.readContract({
+      address: token,
+      abi: devnetErc20Abi,
+      functionName: "decimals",
+    });
+    decimalsByToken.set(key, decimals);
+    return decimals;
   }
 
   async function tokenDomain(chain: DevnetChain, token: Address): Promise<TokenDomain> {
@@ -196,26 +229,45 @@ export function createSolver(config: SolverConfig): Solver {
     const output = intent.outputs[0]!;
     const user = decodeInteropAddress(request.user);
     const inputAsset = decodeInteropAddress(input.asset);
-    const outputAsset = decodeInteropAddress(output.asset);
-    const receiver = decodeInteropAddress(output.receiver);
-    if (!user || !inputAsset || !outputAsset || !receiver)
+    const inputOrigin = inputAsset && config.manifest.chains.find((c) => c.chainId === inputAsset.chainId);
+    const solana =
+      inputOrigin && solanaFiller
+        ? solanaOutputTarget(config.manifest.solana, output, {
+            chainId: inputOrigin.chainId,
+            token: inputAsset.address,
+          })
+        : undefined;
+    const outputAsset = solana ? undefined : decodeInteropAddress(output.asset);
+    const receiver = solana ? undefined : decodeInteropAddress(output.receiver);
+    if (!user || !inputAsset || (!solana && (!outputAsset || !receiver)))
       throw new SolverError(400, "INVALID_REQUEST", "addresses must be ERC-7930 eip155 interop addresses");
-    const origin = config.manifest.chains.find((c) => c.chainId === inputAsset.chainId);
-    const destination = config.manifest.chains.find((c) => c.chainId === outputAsset.chainId);
-    if (!origin || !destination)
+    const origin = inputOrigin;
+    const destination = outputAsset && config.manifest.chains.find((c) => c.chainId === outputAsset.chainId);
+    if (!origin || (!solana && !destination))
       throw new SolverError(422, "UNSUPPORTED_ASSET", "chain not served by this solver");
-    if (origin.chainId === destination.chainId)
+    if (origin.chainId === destination?.chainId)
       throw new SolverError(422, "UNSUPPORTED_ASSET", "this solver only bridges between chains");
     const kind = kindOf(origin, inputAsset.address);
-    if (!kind || kindOf(destination, outputAsset.address) !== kind)
+    if (!kind || (destination && kindOf(destination, outputAsset!.address) !== kind))
       throw new SolverError(422, "UNSUPPORTED_ASSET", "input and output must be the same declared asset");
 
-    const { amountIn, amountOut } = quoteAmounts(
+    // Prices are in the input's units; a Solana mint may count in other decimals than the EVM token.
+    const inputDecimals = solana ? await tokenDecimals(origin, origin.contracts[kind]) : 0;
+    const outputDecimals = solana ? solana.token.decimals : 0;
+    const priced = quoteAmounts(
       config.spreadBps,
       intent.swapType === "exact-output"
-        ? { swapType: "exact-output", amountOut: BigInt(output.amount!) }
+        ? {
+            swapType: "exact-output",
+            amountOut: rescaleAmount(BigInt(output.amount!), outputDecimals, inputDecimals, "up"),
+          }
         : { swapType: "exact-input", amountIn: BigInt(input.amount!) },
     );
+    const amountIn = priced.amountIn;
+    const amountOut =
+      intent.swapType === "exact-output"
+        ? BigInt(output.amount!)
+        : rescaleAmount(priced.amountOut, inputDecimals, outputDecimals, "down");
     if (amountOut === 0n) throw new SolverError(422, "INSUFFICIENT_LIQUIDITY", "amount too small");
 
     const schemes = intent.originSubmission?.schemes ?? [];
@@ -228,20 +280,34 @@ export function createSolver(config: SolverConfig): Solver {
         `this request needs ${orderType}, not in supportedTypes`,
       );
 
-    const outputToken = destination.contracts[kind];
-    const balance = await client(destination.chainId).publicClient.readContract({
-      address: outputToken,
-      abi: devnetErc20Abi,
-      functionName: "balanceOf",
-      args: [solverAddress],
-    });
+    const outputToken = destination?.contracts[kind];
+    const balance = solana
+      ? await solanaFiller!.balance(solana.token.mint)
+      : await client(destination!.chainId).publicClient.readContract({
+          address: outputToken!,
+          abi: devnetErc20Abi,
+          functionName: "balanceOf",
+          args: [solverAddress],
+        });
     if (balance < amountOut)
       throw new SolverError(422, "INSUFFICIENT_LIQUIDITY", "not enough output liquidity");
 
     const now = nowSeconds();
     for (const [id, stale] of quotes) if (stale.validUntil < now) quotes.delete(id);
     // Deadlines are judged by block time, which runs ahead of the wall clock after a time travel.
-    const chainNow = await chainSeconds(origin, destination);
+    const chainNow = await chainSeconds(origin, ...(destination ? [destination] : []));
+    const mandateOutput: MandateOutput = solana
+      ? solanaMandateOutput(solana, amountOut)
+      : {
+          oracle: addressToBytes32(destination!.contracts.committeeOracle),
+          settler: addressToBytes32(destination!.contracts.outputSettler),
+          chainId: BigInt(destination!.chainId),
+          token: addressToBytes32(outputToken!),
+          amount: amountOut,
+          recipient: addressToBytes32(receiver!.address),
+          callbackData: "0x",
+          context: "0x",
+        };
     const order: StandardOrder = {
       user: user.address,
       nonce: BigInt(`0x${randomBytes(12).toString("hex")}`),
@@ -250,18 +316,7 @@ export function createSolver(config: SolverConfig): Solver {
       fillDeadline: chainNow + fillDeadlineSeconds,
       inputOracle: origin.contracts.committeeOracle,
       inputs: [[BigInt(origin.contracts[kind]), amountIn]],
-      outputs: [
-        {
-          oracle: addressToBytes32(destination.contracts.committeeOracle),
-          settler: addressToBytes32(destination.contracts.outputSettler),
-          chainId: BigInt(destination.chainId),
-          token: addressToBytes32(outputToken),
-          amount: amountOut,
-          recipient: addressToBytes32(receiver.address),
-          callbackData: "0x",
-          context: "0x",
-        },
-      ],
+      outputs: [mandateOutput],
     };
     const orderId = orderIdentifier(order, origin.chainId, origin.contracts.inputSettlerEscrow);
     const quoteId = randomUUID();
@@ -305,14 +360,16 @@ export function createSolver(config: SolverConfig): Solver {
             },
           ],
           outputs: [
-            {
-              chainId: destination.chainId,
-              asset: outputToken.toLowerCase(),
-              amount: amountOut.toString(),
-              receiver: receiver.address,
-              oracle: destination.contracts.committeeOracle.toLowerCase(),
-              settler: destination.contracts.outputSettler.toLowerCase(),
-            },
+            solana
+              ? solanaMetadataOutput(mandateOutput)
+              : {
+                  chainId: destination!.chainId,
+                  asset: outputToken!.toLowerCase(),
+                  amount: amountOut.toString(),
+                  receiver: receiver!.address,
+                  oracle: destination!.contracts.committeeOracle.toLowerCase(),
+                  settler: destination!.contracts.outputSettler.toLowerCase(),
+                },
           ],
           orderId,
           standardOrder: standardOrderToJson(order, { keepCase: true }),
@@ -331,7 +388,8 @@ export function createSolver(config: SolverConfig): Solver {
       orderId,
       validUntil: now + quoteValiditySeconds,
       origin,
-      destination,
+      ...(destination ? { destination } : {}),
+      ...(solana ? { solana } : {}),
       preview,
     };
     quotes.set(quoteId, stored);
@@ -505,7 +563,7 @@ export function createSolver(config: SolverConfig): Solver {
   async function advance(record: OrderRecord): Promise<boolean> {
     const { quote: stored } = record;
     const origin = client(stored.origin.chainId);
-    const destination = client(stored.destination.chainId);
+    const destination = stored.destination && client(stored.destination.chainId);
     const escrow = stored.origin.contracts.inputSettlerEscrow;
     const output = stored.order.outputs[0]!;
     const failAt = config.faults?.get(config.id).failAt;
@@ -555,19 +613,36 @@ export function createSolver(config: SolverConfig): Solver {
           if (onChain !== escrowOrderStatus.Deposited)
             return fail(record, "Fill", `escrow holds no deposit for the order (status ${onChain})`);
           try {
-            record.fillTx = await destination.walletClient.writeContract({
-              address: stored.destination.contracts.outputSettler,
-              abi: outputSettlerAbi,
-              functionName: "fill",
-              args: [record.orderId, output, stored.order.fillDeadline, solverBytes32],
-            });
+            record.fillTx = stored.solana
+              ? await solanaFiller!.fill({
+                  orderId: record.orderId,
+                  output,
+                  decimals: stored.solana.token.decimals,
+                  solver: solverAddress,
+                })
+              : await destination!.walletClient.writeContract({
+                  address: stored.destination!.contracts.outputSettler,
+                  abi: outputSettlerAbi,
+                  functionName: "fill",
+                  args: [record.orderId, output, stored.order.fillDeadline, solverBytes32],
+                });
           } catch (error) {
             return fail(record, "Fill", `fill failed: ${errorText(error)}`);
           }
           record.updatedAt = nowSeconds();
           return true;
         }
-        const mined = await receipt(destination, record.fillTx);
+        if (stored.solana) {
+          const outcome = await solanaFiller!.outcome(record.fillTx);
+          if (outcome.state === "pending") return false;
+          if (outcome.state === "failed") return fail(record, "Fill", outcome.reason);
+          // The escrow refuses a fill stamped after the deadline, as an EVM output settler refuses the fill.
+          if (outcome.blockTime > stored.order.fillDeadline)
+            return fail(record, "Fill", `fill ${record.fillTx} landed after the fill deadline`);
+          record.fillTimestamp = outcome.blockTime;
+          return move(record, "executed");
+        }
+        const mined = await receipt(destination!, record.fillTx as Hex);
         if (!mined) return false;
         if (mined.status !== "success") return fail(record, "Fill", `fill reverted in ${record.fillTx}`);
         for (const log of mined.logs) {
