@@ -4,6 +4,7 @@ import {
   committeeOracleAbi,
   type DevnetManifest,
   inputSettlerEscrowAbi,
+  type MandateOutput,
   outputSettlerAbi,
   signAttestation,
   submitAttestation,
@@ -14,10 +15,12 @@ import { getAbiItem } from "viem";
 import type { ChainClients } from "../create-chain-clients.js";
 import { createLogCursor, type LogCursor } from "../create-log-cursor.js";
 import { createPollLoop } from "../create-poll-loop.js";
+import type { SolanaRelease } from "./solana-release.js";
 
 const outputFilledEvent = getAbiItem({ abi: outputSettlerAbi, name: "OutputFilled" });
 
-export type AttestationState = "waiting" | "proven";
+/** `rejected`: a Solana-escrow fill that does not match its order, or whose order was already settled. */
+export type AttestationState = "waiting" | "proven" | "rejected";
 
 /** A fill the committee saw on an output settler, and the attestation it owes the origin chain. */
 export interface ObservedFill {
@@ -34,7 +37,10 @@ export interface ObservedFill {
   /** Known once the order's Open is found on a chain's escrow. */
   originChainId?: number;
   attestationTxHash?: `0x${string}`;
-  /** The last submission failure, while the fill is still waiting. */
+  /** Set for an order whose input the Solana escrow holds: that chain's domain and the release's signature. */
+  originChainDomain?: string;
+  releaseSignature?: string;
+  /** The last submission failure, while the fill is still waiting (or why it was rejected). */
   lastError?: string;
 }
 
@@ -49,6 +55,8 @@ export interface CommitteeDeps {
   clients: ChainClients;
   clock: Clock;
   logger: Logger;
+  /** Releases the Solana escrow's deposits of Solana → EVM orders once their fills are seen. */
+  solanaRelease?: SolanaRelease;
 }
 
 export interface Committee {
@@ -63,6 +71,7 @@ export interface Committee {
 interface TrackedFill extends ObservedFill {
   observedAtMs: number;
   attestation: Attestation;
+  output: MandateOutput;
 }
 
 /**
@@ -117,6 +126,7 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
           application: attestation.application,
           payloadHash: attestation.payloadHash,
           attestation,
+          output: event.args.output,
           observedAt: new Date(nowMs).toISOString(),
           observedAtMs: nowMs,
           state: "waiting",
@@ -141,6 +151,8 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
 
   async function attest(fill: TrackedFill): Promise<void> {
     fill.originChainId ??= await findOrigin(fill.orderId);
+    if (fill.originChainId === undefined && deps.solanaRelease?.knows(fill.orderId))
+      return releaseOnSolana(fill, deps.solanaRelease);
     // A fill seen before its Open (or of an order never opened here) waits until the Open appears.
     if (fill.originChainId === undefined) return;
     const origin = clients.get(fill.originChainId);
@@ -181,6 +193,21 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
     fill.state = "proven";
   }
 
+  // No EVM escrow opened the order and the Solana escrow holds it: the release is the settlement.
+  async function releaseOnSolana(fill: TrackedFill, solana: SolanaRelease): Promise<void> {
+    const outcome = await solana.release(fill);
+    fill.originChainDomain = solana.chainDomain;
+    if (outcome.state === "rejected") {
+      fill.state = "rejected";
+      fill.lastError = outcome.reason;
+      log.warn({ orderId: fill.orderId, reason: outcome.reason }, "solana escrow fill rejected");
+      return;
+    }
+    fill.releaseSignature = outcome.signature;
+    fill.state = "proven";
+    log.info({ orderId: fill.orderId, signature: outcome.signature }, "solana escrow released");
+  }
+
   const loop = createPollLoop(
     { name: "committee", intervalMs: config.pollIntervalMs ?? 100, logger: log },
     async () => {
@@ -189,7 +216,7 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
         if (fill.state !== "waiting" || clock.now() < fill.observedAtMs + delayMs) continue;
         try {
           await attest(fill);
-          delete fill.lastError;
+          if (fill.state !== "rejected") delete fill.lastError;
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
           // Retried every tick; logged once per distinct failure.
@@ -210,6 +237,7 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
       delayMs = next;
       loop.wake();
     },
-    fills: () => [...fills.values()].map(({ observedAtMs: _ms, attestation: _a, ...fill }) => ({ ...fill })),
+    fills: () =>
+      [...fills.values()].map(({ observedAtMs: _ms, attestation: _a, output: _o, ...fill }) => ({ ...fill })),
   };
 }
