@@ -5,6 +5,7 @@ import {
   type DevnetAccount,
   type DevnetSolanaAccount,
   encodeSolanaInteropAddress,
+  outputSettlerAbi,
   solanaEscrowOrderId,
   solanaKeyToBytes32,
   solanaMessageDigest,
@@ -25,7 +26,7 @@ import { parseUnits } from "viem";
 import { encodeInteropAddress } from "../src/aggregator/interop-address.js";
 import type { OrderResponse } from "../src/aggregator/oif-order.js";
 import { type QuoteResponse, type QuotesResponse, quoteResponseSchema } from "../src/aggregator/oif-quote.js";
-import { balanceOf, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
+import { approve, balanceOf, mined, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
 
 type SvmQuote = QuoteResponse & { order: { type: "oif-svm-escrow-v0" } };
 
@@ -412,5 +413,110 @@ describe("Solana → EVM orders (oif-svm-escrow-v0)", () => {
       (await devnet.solana.escrow.state(payload.escrowOrder.orderId)) === "refunded" ? true : undefined,
     );
     assert.equal(await splBalance(user.address), userBefore, "the user has the input back");
+  });
+
+  async function submitSigned(solverId: string, user: DevnetSolanaAccount, amountIn: bigint) {
+    const quote = await quoteFrom(
+      solverId,
+      quoteRequest(user, devnet.manifest.users[6]!, { swapType: "exact-input", amount: amountIn }),
+    );
+    const { payload } = svm(quote);
+    const submitted = await devnet.call<OrderResponse>("POST", "/aggregator/api/v1/orders", {
+      quoteResponse: quote,
+      signature: await envelope(await signerOf(user), Buffer.from(payload.transactionMessage, "base64")),
+    });
+    assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
+    return { orderId: submitted.body.orderId, escrowOrderId: payload.escrowOrder.orderId };
+  }
+
+  test("failAt stops a Solana order where it says: Prepare sends nothing, PostFill and Claim leave the committee's release to happen", async () => {
+    const user = solana().users[7]!;
+    await devnet.call("POST", "/control/solvers/alpha/faults", { failAt: "Prepare" });
+    const prepare = await submitSigned("alpha", user, parseUnits("2", 6));
+    const prepared = await followTo(prepare.orderId, (status) => typeof status === "object");
+    assert.equal((prepared.status as { failed: [string, string] }).failed[0], "Prepare");
+    assert.equal(await devnet.solana.escrow.state(prepare.escrowOrderId), "awaiting-deposit");
+
+    for (const stage of ["PostFill", "Claim"] as const) {
+      await devnet.call("POST", "/control/solvers/alpha/faults", { failAt: stage });
+      const order = await submitSigned("alpha", user, parseUnits("2", 6));
+      const failed = await followTo(order.orderId, (status) => typeof status === "object");
+      assert.equal((failed.status as { failed: [string, string] }).failed[0], stage);
+      await pollUntil(`the committee releases the ${stage} order`, async () =>
+        (await devnet.solana.escrow.state(order.escrowOrderId)) === "released" ? true : undefined,
+      );
+    }
+  });
+
+  test("stallAfterExecuted holds a released Solana order at executed without its fill, and reportOnce backwards reports one state back once", async () => {
+    const user = solana().users[0]!;
+    await devnet.call("POST", "/control/solvers/beta/faults", { stallAfterExecuted: true });
+    const order = await submitSigned("beta", user, parseUnits("4", 6));
+    const read = (path: string) => devnet.call<OrderResponse>("GET", `${path}/${order.orderId}`);
+    await pollUntil("the committee releases the stalled order", async () =>
+      (await devnet.solana.escrow.state(order.escrowOrderId)) === "released" ? true : undefined,
+    );
+    await pollUntil("the stalled order reads executed", async () =>
+      (await read("/aggregator/api/v1/orders")).body.status === "executed" ? true : undefined,
+    );
+    const stalled = await read("/aggregator/api/v1/orders");
+    assert.equal(stalled.body.status, "executed");
+    assert.equal(stalled.body.fillTransaction, null);
+
+    await devnet.call("POST", "/control/solvers/beta/faults", { stallAfterExecuted: false });
+    await pollUntil("the solver reports finalized once unstalled", async () =>
+      (await read("/solvers/beta/api/v1/orders")).body.status === "finalized" ? true : undefined,
+    );
+    await devnet.call("POST", "/control/solvers/beta/faults", { reportOnce: "backwards" });
+    assert.equal((await read("/solvers/beta/api/v1/orders")).body.status, "settled");
+    assert.equal((await read("/solvers/beta/api/v1/orders")).body.status, "finalized");
+    assert.equal((await read("/aggregator/api/v1/orders")).body.status, "finalized");
+  });
+
+  test("the committee rejects a fill that does not deliver the order's committed output and releases nothing", async () => {
+    const user = solana().users[5]!;
+    await devnet.call("POST", "/control/solvers/alpha/faults", { failAt: "Fill" });
+    const order = await submitSigned("alpha", user, parseUnits("6", 6));
+    await pollUntil("the deposit lands", async () =>
+      (await devnet.solana.escrow.state(order.escrowOrderId)) === "deposited" ? true : undefined,
+    );
+    const quoted = devnet.solana.escrow.order(order.escrowOrderId)!;
+    const filler = devnet.manifest.users[7]!;
+    const chain = destination();
+    await approve(devnet.clients, chain.chainId, filler, chain.contracts.usdc, chain.contracts.outputSettler);
+    // A filler pays less than the order asked for and names itself as the solver to be paid.
+    const short = {
+      oracle: addressToBytes32(chain.contracts.committeeOracle),
+      settler: addressToBytes32(chain.contracts.outputSettler),
+      chainId: BigInt(chain.chainId),
+      token: addressToBytes32(chain.contracts.usdc),
+      amount: 1n,
+      recipient: addressToBytes32(filler.address),
+      callbackData: "0x",
+      context: "0x",
+    } as const;
+    const fillDeadline = quoted.expires - 300;
+    await mined(
+      devnet.clients,
+      chain.chainId,
+      await devnet.clients
+        .get(chain.chainId)
+        .wallet(filler)
+        .writeContract({
+          address: chain.contracts.outputSettler,
+          abi: outputSettlerAbi,
+          functionName: "fill",
+          args: [order.escrowOrderId, short, fillDeadline, solanaKeyToBytes32(solana().users[4]!.address)],
+        }),
+    );
+    const rejected = await pollUntil("the committee rejects the fill", async () => {
+      const committee = await devnet.call<{
+        fills: { orderId: string; state: string; lastError?: string }[];
+      }>("GET", "/control/committee");
+      const fill = committee.body.fills.find((f) => f.orderId === order.escrowOrderId);
+      return fill?.state === "rejected" ? fill : undefined;
+    });
+    assert.match(rejected.lastError ?? "", /does not deliver the output/);
+    assert.equal(await devnet.solana.escrow.state(order.escrowOrderId), "deposited");
   });
 });

@@ -149,7 +149,8 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
     return undefined;
   }
 
-  async function attest(fill: TrackedFill): Promise<void> {
+  // Answers `rejected` when the fill is refused for good (its lastError says why).
+  async function attest(fill: TrackedFill): Promise<"rejected" | undefined> {
     fill.originChainId ??= await findOrigin(fill.orderId);
     if (fill.originChainId === undefined && deps.solanaRelease?.knows(fill.orderId))
       return releaseOnSolana(fill, deps.solanaRelease);
@@ -194,18 +195,19 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
   }
 
   // No EVM escrow opened the order and the Solana escrow holds it: the release is the settlement.
-  async function releaseOnSolana(fill: TrackedFill, solana: SolanaRelease): Promise<void> {
+  async function releaseOnSolana(fill: TrackedFill, solana: SolanaRelease): Promise<"rejected" | undefined> {
     const outcome = await solana.release(fill);
     fill.originChainDomain = solana.chainDomain;
     if (outcome.state === "rejected") {
       fill.state = "rejected";
       fill.lastError = outcome.reason;
       log.warn({ orderId: fill.orderId, reason: outcome.reason }, "solana escrow fill rejected");
-      return;
+      return "rejected";
     }
     fill.releaseSignature = outcome.signature;
     fill.state = "proven";
     log.info({ orderId: fill.orderId, signature: outcome.signature }, "solana escrow released");
+    return undefined;
   }
 
   const loop = createPollLoop(
@@ -215,8 +217,7 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
       for (const fill of fills.values()) {
         if (fill.state !== "waiting" || clock.now() < fill.observedAtMs + delayMs) continue;
         try {
-          await attest(fill);
-          if (fill.state !== "rejected") delete fill.lastError;
+          if ((await attest(fill)) !== "rejected") delete fill.lastError;
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
           // Retried every tick; logged once per distinct failure.
