@@ -426,7 +426,7 @@ describe("Solana → EVM orders (oif-svm-escrow-v0)", () => {
       signature: await envelope(await signerOf(user), Buffer.from(payload.transactionMessage, "base64")),
     });
     assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
-    return { orderId: submitted.body.orderId, escrowOrderId: payload.escrowOrder.orderId };
+    return { orderId: submitted.body.orderId, escrowOrderId: payload.escrowOrder.orderId as `0x${string}` };
   }
 
   test("failAt stops a Solana order where it says: Prepare sends nothing, PostFill and Claim leave the committee's release to happen", async () => {
