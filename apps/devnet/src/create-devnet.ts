@@ -9,6 +9,7 @@ import { createAggregator } from "./aggregator/aggregator.js";
 import { registerAggregatorRoutes } from "./aggregator/register-aggregator-routes.js";
 import { buildCatalog, startDevnetChains } from "./chains/index.js";
 import { type Committee, createCommittee } from "./committee/create-committee.js";
+import { createSolanaRelease } from "./committee/solana-release.js";
 import { createChainTimeControl } from "./control/create-chain-time-control.js";
 import { registerControlRoutes } from "./control/register-control-routes.js";
 import { createChainClients } from "./create-chain-clients.js";
@@ -19,6 +20,7 @@ import { dialectPathPrefix, type OifDialect, oifDialects } from "./oif-dialect.j
 import { createRelayer, type Relayer } from "./relayer/create-relayer.js";
 import { registerSolverRoutes } from "./solver/register-solver-routes.js";
 import { createSolver, type Solver } from "./solver/solver.js";
+import { solanaKeypairFromSecretKey } from "./solana/solana-keypair.js";
 import { type SolanaDevnet, startSolanaDevnet } from "./solana/start-solana-devnet.js";
 import { type DevnetFiles, writeDevnetFiles } from "./write-devnet-files.js";
 
@@ -131,7 +133,17 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
 
     const committee: Committee = createCommittee(
       { manifest, delayMs: defaultCommitteeDelayMs, pollIntervalMs },
-      { clients, clock, logger, solana: solana.chain },
+      {
+        clients,
+        clock,
+        logger,
+        solana: solana.chain,
+        solanaRelease: createSolanaRelease({
+          escrow: solana.escrow,
+          chainDomain: solana.chain.chainDomain,
+          clients,
+        }),
+      },
     );
     committee.start();
     cleanup.push(() => committee.stop());
@@ -161,6 +173,11 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
         clock,
         faults,
         logger: logger.child({ service: "solver", solverId: solver.id }),
+        solana: {
+          chain: solana.chain,
+          escrow: solana.escrow,
+          keypair: solanaKeypairFromSecretKey(solana.manifest.solvers[index]!.secretKey),
+        },
       }),
     );
     cleanup.push(async () => {

@@ -23,8 +23,9 @@ export function specOrderStatus(status: unknown): unknown {
   return typeof status === "object" && status !== null && "failed" in status ? "failed" : status;
 }
 
-/** The specification's order payload: `signatureType` is `eip712` on every order type. */
+/** The specification's order payload: `signatureType` is `eip712` on every EVM order type; a Solana one stays `ed25519`. */
 export function specOrder<T extends { payload: { signatureType: string } }>(order: T): T {
+  if (order.payload.signatureType === "ed25519") return order;
   return { ...order, payload: { ...order.payload, signatureType: "eip712" } };
 }
 

@@ -10,7 +10,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { createAggregator } from "../src/aggregator/aggregator.js";
 import { encodeInteropAddress } from "../src/aggregator/interop-address.js";
 import type { OrderResponse } from "../src/aggregator/oif-order.js";
-import type { QuoteResponse, QuotesResponse } from "../src/aggregator/oif-quote.js";
+import { evmOrderPayload, type QuoteResponse, type QuotesResponse } from "../src/aggregator/oif-quote.js";
 import { registerAggregatorRoutes } from "../src/aggregator/register-aggregator-routes.js";
 import { startDevnetChains } from "../src/chains/index.js";
 import { type Committee, createCommittee } from "../src/committee/index.js";
@@ -174,7 +174,7 @@ export function quoteRequest(
 
 /** Signs a quote's payload the way a wallet does with eth_signTypedData_v4: the JSON as it came. */
 export function signPayload(user: DevnetAccount, quote: QuoteResponse): Promise<Hex> {
-  const { payload } = quote.order;
+  const payload = evmOrderPayload(quote.order);
   return privateKeyToAccount(user.privateKey).signTypedData({
     domain: payload.domain,
     types: payload.types,

@@ -13,7 +13,7 @@ import {
 import { pollUntil } from "@hub/test-support";
 import { type Hex, maxUint256, parseEther, parseUnits } from "viem";
 import type { OrderResponse } from "../src/aggregator/oif-order.js";
-import type { QuotesResponse } from "../src/aggregator/oif-quote.js";
+import { evmOrderPayload, type QuotesResponse } from "../src/aggregator/oif-quote.js";
 import {
   type AggregatorDevnet,
   call,
@@ -162,7 +162,7 @@ describe("devnet aggregator in front of two solvers, on real chains", () => {
     await approvePermit2(user, devnet.destination.chainId, "token");
     const quotes = await getQuotes(quoteRequest(devnet, user, "token", parseEther("3"), { reverse: true }));
     const quote = quotes.quotes.find((q) => q.solverId === "alpha")!;
-    assert.equal(quote.order.payload.domain.chainId, devnet.destination.chainId);
+    assert.equal(evmOrderPayload(quote.order).domain.chainId, devnet.destination.chainId);
     const signature = await signPayload(user, quote);
     const submitted = await call(devnet.baseUrl, "POST", "/aggregator/api/v1/orders", {
       quoteResponse: quote,

@@ -1,6 +1,6 @@
 import type { StandardOrder } from "@hub/chain";
 import type { Hex } from "viem";
-import type { QuoteResponse } from "../src/aggregator/oif-quote.js";
+import { evmOrderPayload, type QuoteResponse } from "../src/aggregator/oif-quote.js";
 
 interface Permit2Message {
   permitted: { token: Hex; amount: string }[];
@@ -25,11 +25,11 @@ interface Permit2Message {
 
 /** The StandardOrder an escrow quote's Permit2 payload describes, as the hub compiles a proxy step from it. */
 export function orderFromQuote(quote: QuoteResponse): StandardOrder {
-  const message = quote.order.payload.message as unknown as Permit2Message;
+  const message = evmOrderPayload(quote.order).message as unknown as Permit2Message;
   return {
     user: message.witness.user,
     nonce: BigInt(message.nonce),
-    originChainId: BigInt(quote.order.payload.domain.chainId as number),
+    originChainId: BigInt(evmOrderPayload(quote.order).domain.chainId as number),
     expires: message.witness.expires,
     fillDeadline: Number(message.deadline),
     inputOracle: message.witness.inputOracle,

@@ -18,7 +18,12 @@ import { type Hex, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { encodeInteropAddress } from "../src/aggregator/interop-address.js";
 import type { OrderResponse } from "../src/aggregator/oif-order.js";
-import type { QuoteResponse, QuotesResponse } from "../src/aggregator/oif-quote.js";
+import {
+  evmOrderPayload,
+  type OrderPayload,
+  type QuoteResponse,
+  type QuotesResponse,
+} from "../src/aggregator/oif-quote.js";
 import type { ObservedFill } from "../src/committee/create-committee.js";
 import { devnetSolanaKeypair } from "../src/solana/solana-keypair.js";
 import { approve, balanceOf, mined, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
@@ -85,7 +90,7 @@ describe("EVM → Solana: Permit2 and EIP-3009 orders paid to a Solana recipient
     };
   }
 
-  function sign(user: DevnetAccount, payload: QuoteResponse["order"]["payload"]): Promise<Hex> {
+  function sign(user: DevnetAccount, payload: OrderPayload): Promise<Hex> {
     return privateKeyToAccount(user.privateKey).signTypedData({
       domain: payload.domain,
       types: payload.types,
@@ -191,7 +196,7 @@ describe("EVM → Solana: Permit2 and EIP-3009 orders paid to a Solana recipient
     // alpha's 30 bps spread, in the same 6 decimals on both sides.
     const amountOut = (amount * 9970n) / 10_000n;
     assert.equal(quote.preview.outputs[0]!.amount, amountOut.toString());
-    const witness = quote.order.payload.message.witness as { outputs: unknown[] };
+    const witness = evmOrderPayload(quote.order).message.witness as { outputs: unknown[] };
     assert.deepEqual(witness.outputs, [expectedOutput(recipient.owner, amountOut)]);
     assert.equal(
       devnet.catalog.families.solana?.[0]?.outputSettler,
@@ -205,7 +210,7 @@ describe("EVM → Solana: Permit2 and EIP-3009 orders paid to a Solana recipient
       origin().contracts.usdc,
       devnet.manifest.solvers[0]!.address,
     );
-    const signature = await sign(user, quote.order.payload);
+    const signature = await sign(user, evmOrderPayload(quote.order));
     const submitted = await devnet.call<OrderResponse>("POST", "/aggregator/api/v1/orders", {
       quoteResponse: quote,
       signature: `0x00${signature.slice(2)}`,
@@ -264,7 +269,7 @@ describe("EVM → Solana: Permit2 and EIP-3009 orders paid to a Solana recipient
     assert.equal(quote.order.type, "oif-3009-v0");
     // beta's 50 bps spread: the input is rounded up so the output is fully paid for.
     const amountIn = (amountOut * 10_000n + 9949n) / 9950n;
-    assert.equal(quote.order.payload.message.value, amountIn.toString());
+    assert.equal(evmOrderPayload(quote.order).message.value, amountIn.toString());
     const metadata = quote.order.metadata as {
       orderId: Hex;
       outputs: unknown[];
@@ -289,7 +294,7 @@ describe("EVM → Solana: Permit2 and EIP-3009 orders paid to a Solana recipient
       origin().contracts.usdc,
       user.address,
     );
-    const signature = await sign(user, quote.order.payload);
+    const signature = await sign(user, evmOrderPayload(quote.order));
     const submitted = await devnet.call<{ orderId: string; status: string }>(
       "POST",
       "/spec/aggregator/v1/orders",
@@ -327,7 +332,7 @@ describe("EVM → Solana: Permit2 and EIP-3009 orders paid to a Solana recipient
     const refusedQuote = refusedQuotes.body.quotes[0]!;
     const refused = await devnet.call<{ error: string }>("POST", "/aggregator/api/v1/orders", {
       quoteResponse: refusedQuote,
-      signature: `0x00${(await sign(user, refusedQuote.order.payload)).slice(2)}`,
+      signature: `0x00${(await sign(user, evmOrderPayload(refusedQuote.order))).slice(2)}`,
     });
     assert.equal(refused.status, 422);
     assert.equal(refused.body.error, "SOLVER_REJECTED");
@@ -346,7 +351,7 @@ describe("EVM → Solana: Permit2 and EIP-3009 orders paid to a Solana recipient
     const quote = quotes.body.quotes[0]!;
     const submitted = await devnet.call<OrderResponse>("POST", "/aggregator/api/v1/orders", {
       quoteResponse: quote,
-      signature: `0x00${(await sign(user, quote.order.payload)).slice(2)}`,
+      signature: `0x00${(await sign(user, evmOrderPayload(quote.order))).slice(2)}`,
     });
     assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
     const orderId = `0x${submitted.body.orderId}` as Hex;
@@ -408,7 +413,7 @@ describe("EVM → Solana: Permit2 and EIP-3009 orders paid to a Solana recipient
       origin().contracts.usdc,
       user.address,
     );
-    const signature = await sign(user, quote.order.payload);
+    const signature = await sign(user, evmOrderPayload(quote.order));
     const submitted = await devnet.call<OrderResponse>("POST", "/aggregator/api/v1/orders", {
       quoteResponse: quote,
       signature: `0x00${signature.slice(2)}`,

@@ -13,7 +13,7 @@ import {
 import { pollUntil } from "@hub/test-support";
 import { type Hex, parseEther, parseUnits } from "viem";
 import { encodeInteropAddress } from "../src/aggregator/interop-address.js";
-import type { QuotesResponse } from "../src/aggregator/oif-quote.js";
+import { evmOrderPayload, type QuotesResponse } from "../src/aggregator/oif-quote.js";
 import { approve, balanceOf, mined, startTestDevnet, type TestDevnet } from "./devnet-test-kit.js";
 
 const escrowStatus = { Deposited: 1, Refunded: 3 } as const;
@@ -153,7 +153,7 @@ describe("refund after expiry", () => {
     });
     assert.equal(quotes.status, 200, JSON.stringify(quotes.body));
     const quote = quotes.body.quotes[0]!;
-    const message = quote.order.payload.message as unknown as {
+    const message = evmOrderPayload(quote.order).message as unknown as {
       permitted: { token: Hex; amount: string }[];
       nonce: string;
       deadline: string;

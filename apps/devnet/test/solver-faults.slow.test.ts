@@ -5,6 +5,7 @@ import { pollUntil } from "@hub/test-support";
 import { request } from "undici";
 import { type Hex, parseUnits } from "viem";
 import type { OrderResponse } from "../src/aggregator/oif-order.js";
+import { evmOrderPayload } from "../src/aggregator/oif-quote.js";
 import {
   type AggregatorDevnet,
   call,
@@ -125,7 +126,7 @@ describe("per-solver fault knobs, observed through the aggregator and on chain",
     });
     assert.equal(answer.status, 422, answer.text);
     assert.equal((answer.body as { error: string }).error, "SOLVER_REJECTED");
-    assert.deepEqual(await events(String(quote.order.payload.message.nonce).slice(2)), {
+    assert.deepEqual(await events(String(evmOrderPayload(quote.order).message.nonce).slice(2)), {
       opens: 0,
       fills: 0,
       finalised: 0,
@@ -155,7 +156,7 @@ describe("per-solver fault knobs, observed through the aggregator and on chain",
     const unknown = await call(
       devnet.baseUrl,
       "GET",
-      `/solvers/alpha/api/v1/orders/${String(quote.order.payload.message.nonce)}`,
+      `/solvers/alpha/api/v1/orders/${String(evmOrderPayload(quote.order).message.nonce)}`,
     );
     assert.equal(unknown.status, 400, "the refused submission left no order at the solver");
   });

@@ -83,12 +83,15 @@ export interface OrderResponse {
   fillTransaction: FillTransaction | null;
 }
 
+/** An order's signature: 0x hex on the EVM lanes, standard base64 (the 97-byte envelope) on the Solana lane. */
+export const orderSignaturePattern = /^(?:(?:0x)?[0-9a-fA-F]*|[A-Za-z0-9+/]+={0,2})$/;
+
 /** POST /api/v1/orders body; a missing or empty signature registers an order the user opens on chain. */
 export const postOrderRequestSchema = z.strictObject({
   quoteResponse: quoteResponseSchema,
   signature: z
     .string()
-    .regex(/^(0x)?[0-9a-fA-F]*$/, "hex")
+    .regex(orderSignaturePattern, "hex, or standard base64 (a Solana envelope)")
     .optional(),
   originSubmission: z
     .strictObject({ mode: z.enum(["user", "protocol"]), schemes: z.array(z.string()).optional() })

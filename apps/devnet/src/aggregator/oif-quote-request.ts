@@ -3,8 +3,16 @@ import { z } from "zod";
 const interopAddress = z.string().regex(/^0x[0-9a-fA-F]+$/, "ERC-7930 interop address as 0x hex");
 const amount = z.string().regex(/^[0-9]+$/, "decimal string of base units");
 
-/** Auth scheme names as the reference code spells them, plus the oif-specs spellings. */
-export const authSchemes = ["erc4337", "permit2", "erc20-permit", "eip3009", "erc-4337", "eip-3009"] as const;
+/** Auth scheme names as the reference code spells them, plus the oif-specs spellings and the Solana lane's. */
+export const authSchemes = [
+  "erc4337",
+  "permit2",
+  "erc20-permit",
+  "eip3009",
+  "erc-4337",
+  "eip-3009",
+  "ed25519",
+] as const;
 
 type ObjectSchema = typeof z.object;
 

@@ -8,10 +8,42 @@ export const orderPayloadSchema = z.strictObject({
   types: z.record(z.string(), z.array(z.strictObject({ name: z.string(), type: z.string() }))).optional(),
 });
 
+const bytes32 = z.string().regex(/^0x[0-9a-f]{64}$/, "bytes32 as lowercase 0x hex");
+const u64 = z.string().regex(/^[0-9]{1,20}$/, "u64 as a decimal string");
+
+/** The Solana deposit a user signs (docs/decisions/solana-lane.md, `oif-svm-escrow-v0`). */
+export const svmEscrowPayloadSchema = z.strictObject({
+  signatureType: z.literal("ed25519"),
+  transactionMessage: z.string().min(1),
+  digest: z.string().min(1),
+  sender: z.string().min(1),
+  feePayer: z.string().min(1),
+  escrowOrder: z.strictObject({
+    user: z.string().min(1),
+    mint: z.string().min(1),
+    amount: u64,
+    expires: z.number().int().min(0),
+    outputHash: bytes32,
+    orderId: bytes32,
+  }),
+  fillDeadline: z.number().int().min(0),
+  output: z.strictObject({
+    oracle: bytes32,
+    settler: bytes32,
+    chainId: z.string().regex(/^[0-9]+$/),
+    token: bytes32,
+    amount: z.string().regex(/^[0-9]+$/),
+    recipient: bytes32,
+    callbackData: z.literal("0x"),
+    context: z.literal("0x"),
+  }),
+});
+
 /** The OIF `Order` union, tagged by `type`; only the types the devnet solvers emit are admitted. */
 export const oifOrderSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("oif-escrow-v0"), payload: orderPayloadSchema }),
   z.strictObject({ type: z.literal("oif-3009-v0"), payload: orderPayloadSchema, metadata: z.unknown() }),
+  z.strictObject({ type: z.literal("oif-svm-escrow-v0"), payload: svmEscrowPayloadSchema }),
 ]);
 
 const previewInput = z.strictObject({
@@ -64,9 +96,16 @@ export const quoteResponseSchema = z.strictObject({
 
 export type OifOrder = z.infer<typeof oifOrderSchema>;
 export type OrderPayload = z.infer<typeof orderPayloadSchema>;
+export type SvmEscrowPayload = z.infer<typeof svmEscrowPayloadSchema>;
 export type QuotePreview = z.infer<typeof quotePreviewSchema>;
 export type SolverQuote = z.infer<typeof solverQuoteSchema>;
 export type QuoteResponse = z.infer<typeof quoteResponseSchema>;
+
+/** The typed-data payload of an EVM order; throws for a Solana one. */
+export function evmOrderPayload(order: OifOrder): OrderPayload {
+  if (order.type === "oif-svm-escrow-v0") throw new Error(`${order.type} has no typed-data payload`);
+  return order.payload;
+}
 
 export interface AggregationMetadata {
   totalDurationMs: number;

@@ -3,14 +3,14 @@ import { z } from "zod";
 import { specOrder, specOrderStatus, specRefusalStatus } from "../oif-dialect.js";
 import type { Aggregator } from "./aggregator.js";
 import { AggregatorError } from "./aggregator-error.js";
-import type { OrderResponse } from "./oif-order.js";
+import { type OrderResponse, orderSignaturePattern } from "./oif-order.js";
 import type { QuoteResponse } from "./oif-quote.js";
 import type { AggregatorQuoteRequest } from "./oif-quote-request.js";
 
 /** POST /v1/orders as the specification has it; the signature as 0x hex (see docs/decisions.md). */
 export const specPostOrderRequestSchema = z.object({
   order: z.unknown(),
-  signature: z.string().regex(/^(0x)?[0-9a-fA-F]*$/, "hex"),
+  signature: z.string().regex(orderSignaturePattern, "hex, or standard base64 (a Solana envelope)"),
   quoteId: z.string().optional(),
   originSubmission: z
     .object({ mode: z.enum(["user", "protocol"]), schemes: z.array(z.string()).optional() })

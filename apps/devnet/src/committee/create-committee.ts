@@ -4,6 +4,7 @@ import {
   committeeOracleAbi,
   type DevnetManifest,
   inputSettlerEscrowAbi,
+  type MandateOutput,
   outputSettlerAbi,
   signAttestation,
   submitAttestation,
@@ -16,10 +17,12 @@ import { createLogCursor, type LogCursor } from "../create-log-cursor.js";
 import { createPollLoop } from "../create-poll-loop.js";
 import type { SolanaChain } from "../solana/solana-chain.js";
 import { createSolanaFillReader } from "./solana-fills.js";
+import type { SolanaRelease } from "./solana-release.js";
 
 const outputFilledEvent = getAbiItem({ abi: outputSettlerAbi, name: "OutputFilled" });
 
-export type AttestationState = "waiting" | "proven";
+/** `rejected`: a Solana-escrow fill that does not match its order, or whose order was already settled. */
+export type AttestationState = "waiting" | "proven" | "rejected";
 
 /** A fill the committee saw on an output settler, and the attestation it owes the origin chain. */
 export interface ObservedFill {
@@ -38,7 +41,10 @@ export interface ObservedFill {
   /** Known once the order's Open is found on a chain's escrow. */
   originChainId?: number;
   attestationTxHash?: `0x${string}`;
-  /** The last submission failure, while the fill is still waiting. */
+  /** Set for an order whose input the Solana escrow holds: that chain's domain and the release's signature. */
+  originChainDomain?: string;
+  releaseSignature?: string;
+  /** The last submission failure, while the fill is still waiting (or why it was rejected). */
   lastError?: string;
 }
 
@@ -55,6 +61,8 @@ export interface CommitteeDeps {
   logger: Logger;
   /** The Solana stand-in (the manifest's `solana`): fills of EVM orders paid there are read from it. */
   solana?: SolanaChain;
+  /** Releases the Solana escrow's deposits of Solana → EVM orders once their fills are seen. */
+  solanaRelease?: SolanaRelease;
 }
 
 export interface Committee {
@@ -69,6 +77,8 @@ export interface Committee {
 interface TrackedFill extends ObservedFill {
   observedAtMs: number;
   attestation: Attestation;
+  /** The output an EVM OutputFilled names (a Solana → EVM release checks it); absent for fills on Solana. */
+  output?: MandateOutput;
 }
 
 /**
@@ -127,6 +137,7 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
           application: attestation.application,
           payloadHash: attestation.payloadHash,
           attestation,
+          output: event.args.output,
           observedAt: new Date(nowMs).toISOString(),
           observedAtMs: nowMs,
           state: "waiting",
@@ -170,8 +181,11 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
     return undefined;
   }
 
-  async function attest(fill: TrackedFill): Promise<void> {
+  // Answers `rejected` when the fill is refused for good (its lastError says why).
+  async function attest(fill: TrackedFill): Promise<"rejected" | undefined> {
     fill.originChainId ??= await findOrigin(fill.orderId);
+    if (fill.originChainId === undefined && deps.solanaRelease?.knows(fill.orderId))
+      return releaseOnSolana(fill, deps.solanaRelease);
     // A fill seen before its Open (or of an order never opened here) waits until the Open appears.
     if (fill.originChainId === undefined) return;
     const origin = clients.get(fill.originChainId);
@@ -212,6 +226,31 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
     fill.state = "proven";
   }
 
+  // No EVM escrow opened the order and the Solana escrow holds it: the release is the settlement.
+  async function releaseOnSolana(fill: TrackedFill, solana: SolanaRelease): Promise<"rejected" | undefined> {
+    const { fillChainId, output } = fill;
+    // Only an EVM fill (a chain id and the output it named) can release a Solana deposit.
+    if (typeof fillChainId !== "number" || output === undefined) return undefined;
+    const outcome = await solana.release({
+      fillChainId,
+      orderId: fill.orderId,
+      solver: fill.solver,
+      output,
+      fillTxHash: fill.fillTxHash as `0x${string}`,
+    });
+    fill.originChainDomain = solana.chainDomain;
+    if (outcome.state === "rejected") {
+      fill.state = "rejected";
+      fill.lastError = outcome.reason;
+      log.warn({ orderId: fill.orderId, reason: outcome.reason }, "solana escrow fill rejected");
+      return "rejected";
+    }
+    fill.releaseSignature = outcome.signature;
+    fill.state = "proven";
+    log.info({ orderId: fill.orderId, signature: outcome.signature }, "solana escrow released");
+    return undefined;
+  }
+
   const loop = createPollLoop(
     { name: "committee", intervalMs: config.pollIntervalMs ?? 100, logger: log },
     async () => {
@@ -219,8 +258,7 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
       for (const fill of fills.values()) {
         if (fill.state !== "waiting" || clock.now() < fill.observedAtMs + delayMs) continue;
         try {
-          await attest(fill);
-          delete fill.lastError;
+          if ((await attest(fill)) !== "rejected") delete fill.lastError;
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
           // Retried every tick; logged once per distinct failure.
@@ -241,6 +279,7 @@ export function createCommittee(config: CommitteeConfig, deps: CommitteeDeps): C
       delayMs = next;
       loop.wake();
     },
-    fills: () => [...fills.values()].map(({ observedAtMs: _ms, attestation: _a, ...fill }) => ({ ...fill })),
+    fills: () =>
+      [...fills.values()].map(({ observedAtMs: _ms, attestation: _a, output: _o, ...fill }) => ({ ...fill })),
   };
 }

@@ -1,1 +1,2 @@
 export * from "./create-committee.js";
+export * from "./solana-release.js";

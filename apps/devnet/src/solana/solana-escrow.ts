@@ -49,13 +49,18 @@ export interface SolanaEscrow {
   vault(mint: Address): Promise<Address>;
   /** Records an order's terms and answers its on-chain order id (what the deposit's memo carries). */
   register(order: SolanaEscrowOrder): `0x${string}`;
+  /** The terms registered under an order id, or undefined. */
+  order(orderId: string): SolanaEscrowOrder | undefined;
   deposit(orderId: string): Promise<SolanaEscrowDeposit | undefined>;
   state(orderId: string): Promise<SolanaEscrowState>;
   /** Pays the deposit to the solver's token account; call once the fill is proven. Answers the signature. */
   release(orderId: string, solver: Address): Promise<string>;
   /** Pays the deposit back to the user's token account, only after expiry. Answers the signature. */
   refund(orderId: string): Promise<string>;
-  /** Refunds every registered order that is deposited, unreleased and past its expiry; answers their ids. */
+  /**
+   * Refunds every registered order that is deposited, unreleased and past its expiry; answers their ids.
+   * An order past its expiry without a deposit is looked at once and then no more.
+   */
   refundExpired(): Promise<string[]>;
 }
 
@@ -281,6 +286,7 @@ export function createSolanaEscrow(config: { chain: SolanaChain; settler: Solana
       unsettled.add(orderId);
       return orderId;
     },
+    order: (orderId) => orders.get(orderId.toLowerCase()),
     deposit: async (orderId) => (await history(orderId))?.deposit,
     async state(orderId) {
       const found = await history(orderId);
@@ -294,8 +300,12 @@ export function createSolanaEscrow(config: { chain: SolanaChain; settler: Solana
       for (const orderId of [...unsettled]) {
         if (chain.unixTimestamp() < orders.get(orderId)!.expires || settling.has(orderId)) continue;
         const found = await history(orderId);
-        if (found?.settled) unsettled.delete(orderId);
-        if (!found?.deposit || found.settled) continue;
+        // Settled, or expired with no deposit: forgotten. A deposit landing after expiry is not looked
+        // for, as a program would refuse it (the quoted message's blockhash is long invalid by then).
+        if (!found?.deposit || found.settled) {
+          unsettled.delete(orderId);
+          continue;
+        }
         try {
           await payOut(orderId, "refund", (order) => order.user);
           refunded.push(orderId);

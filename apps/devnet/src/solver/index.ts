@@ -3,5 +3,8 @@ export * from "./order-payloads.js";
 export * from "./quote-amounts.js";
 export * from "./register-solver-routes.js";
 export * from "./reported-status.js";
+export * from "./solana-envelope.js";
+export * from "./solana-source-order.js";
+export * from "./solana-source-quote.js";
 export * from "./solver.js";
 export * from "./solver-error.js";

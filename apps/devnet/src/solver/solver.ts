@@ -49,6 +49,8 @@ import {
   solanaMetadataOutput,
   solanaOutputTarget,
 } from "./solana-output-fill.js";
+import { createSolanaSourceOrders, type SolanaSourceOrders } from "./solana-source-order.js";
+import { isSolanaSourceRequest, type SolanaSourceDeps } from "./solana-source-quote.js";
 import { createSolverChainClients, type SolverChainClient } from "./solver-chain-clients.js";
 import { SolverError } from "./solver-error.js";
 
@@ -79,6 +81,8 @@ export interface SolverConfig {
   clock?: Clock;
   faults?: FaultKnobs;
   logger?: { warn(fields: object, message: string): void };
+  /** The Solana chain, its escrow and the solver's Solana key (manifest.solana.solvers[i]): Solana → EVM orders. */
+  solana?: SolanaSourceDeps;
 }
 
 export interface SolverAssets {
@@ -167,6 +171,22 @@ export function createSolver(config: SolverConfig): Solver {
     config.manifest.solana && config.solanaAccount
       ? createSolanaFiller({ rpcUrl: config.manifest.solana.rpcUrl, account: config.solanaAccount })
       : undefined;
+  const solanaSource: SolanaSourceOrders | undefined = config.solana
+    ? createSolanaSourceOrders({
+        id: config.id,
+        ...(config.name !== undefined ? { name: config.name } : {}),
+        manifest: config.manifest,
+        solana: config.solana,
+        spreadBps: config.spreadBps,
+        etaSeconds,
+        quoteValiditySeconds,
+        fillDeadlineSeconds,
+        expiresSeconds,
+        clock,
+        ...(config.faults ? { faults: config.faults } : {}),
+        client,
+      })
+    : undefined;
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;
@@ -220,6 +240,10 @@ export function createSolver(config: SolverConfig): Solver {
     const request = parsed.data;
     const problem = validateQuoteRequest(request);
     if (problem) throw new SolverError(400, "VALIDATION_ERROR", problem);
+    if (isSolanaSourceRequest(request)) {
+      if (!solanaSource) throw new SolverError(422, "UNSUPPORTED_ASSET", "this solver has no Solana key");
+      return { quotes: [await solanaSource.quote(request)] };
+    }
     const { intent } = request;
     if (intent.inputs.length !== 1)
       throw new SolverError(400, "INVALID_REQUEST", "multi-input quote requests are not supported yet");
@@ -420,6 +444,8 @@ export function createSolver(config: SolverConfig): Solver {
         "INVALID_REQUEST",
         "this solver only takes orders against its own quotes (quoteId)",
       );
+    if (solanaSource?.owns(request.quoteId))
+      return solanaSource.submit({ quoteId: request.quoteId, signature: request.signature });
     const stored = quotes.get(request.quoteId);
     if (!stored || nowSeconds() > stored.validUntil)
       throw new SolverError(400, "QUOTE_NOT_FOUND", `quote ${request.quoteId} not found or expired`);
@@ -473,7 +499,11 @@ export function createSolver(config: SolverConfig): Solver {
 
   function getOrder(orderId: string): SolverOrderResponse {
     const record = orders.get(orderId.toLowerCase().replace(/^0x/, ""));
-    if (!record) throw new SolverError(400, "ORDER_NOT_FOUND", `order ${orderId} not found`);
+    if (!record) {
+      const solanaOrder = solanaSource?.get(orderId);
+      if (solanaOrder) return solanaOrder;
+      throw new SolverError(400, "ORDER_NOT_FOUND", `order ${orderId} not found`);
+    }
     const reported = reportedStatus(record.status, config.faults?.get(config.id) ?? {});
     if (reported.tookReportOnce) config.faults?.takeReportOnce(config.id);
     const { status, hideFill } = reported;
@@ -495,6 +525,7 @@ export function createSolver(config: SolverConfig): Solver {
           signature: record.signature ?? null,
           nonce: stored.order.nonce.toString(),
           expires: stored.order.expires,
+          open_transaction: record.openTx ?? null,
         },
       },
       fillTransaction:
@@ -770,6 +801,11 @@ export function createSolver(config: SolverConfig): Solver {
         );
       }
     }
+    await solanaSource?.tick(
+      () => running,
+      (orderId, error) =>
+        config.logger?.warn({ solverId: config.id, orderId, err: errorText(error) }, "solver step failed"),
+    );
   }
 
   function schedule(): void {
