@@ -8,14 +8,10 @@ export {
 export { blockOf, errorBlocks, HubError, type SdkErrorCode, type SentTransaction } from "./errors.js";
 export { hubOrderIdOf } from "./hub-order-id.js";
 export {
-  decodeBase64,
-  encodeBase58,
-  encodeBase64,
   SOLANA_ENVELOPE_BYTES,
   type SolanaSignPayload,
   signSolanaPayload,
   solanaMessageDigest,
-  solanaPublicKeyBytes,
 } from "./solana-envelope.js";
 export { isSolanaWallet, type SolanaWallet, type Wallet } from "./solana-wallet.js";
 export type { SubmitOptions, SubmitStep, SubmittedOrder } from "./submit.js";
