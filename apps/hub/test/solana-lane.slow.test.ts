@@ -42,6 +42,7 @@ type SolanaChain = Catalog["families"]["solana"][number];
 
 const TOKEN_PROGRAM = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
 const ASSOCIATED_TOKEN_PROGRAM = address("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
+const MEMO_PROGRAM = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
 const SETTLE_TIMEOUT_MS = 180_000;
 
 describe("the Solana lane through the gateway of a started stack", () => {
@@ -163,7 +164,10 @@ describe("the Solana lane through the gateway of a started stack", () => {
     assert.equal(compiled.version, 0);
     assert.equal(compiled.header.numSignerAccounts, 2);
     assert.deepEqual(compiled.staticAccounts.slice(0, 2), [payload.feePayer, payload.sender]);
-    return { winner, message };
+    const programs = compiled.instructions.map((ix) => compiled.staticAccounts[ix.programAddressIndex]);
+    assert.deepEqual(programs, [TOKEN_PROGRAM, MEMO_PROGRAM], "transferChecked, then the memo");
+    const memo = Buffer.from(compiled.instructions[1]!.data ?? []).toString("utf8");
+    return { winner, message, memo };
   }
 
   /** Polls GET /order/{hubOrderId}/status until `state`; a terminal state other than it fails at once. */
@@ -207,11 +211,12 @@ describe("the Solana lane through the gateway of a started stack", () => {
       await solanaBalance(user.address),
     ];
 
-    const { winner } = await solanaQuote(client, user, recipient);
+    const { winner, memo } = await solanaQuote(client, user, recipient);
     const order = await client.submit(winner, user);
     assert.equal(order.kind, "openfor");
     if (order.kind !== "openfor") return;
     openForAckSchema.parse(order.ack);
+    assert.equal(memo, order.onchainOrderId, "the deposit's memo names the order the hub registered");
     assert.equal(order.hubOrderId, await hubOrderIdOf(winner.quoteId));
     if (winner.onchainOrderId) assert.equal(order.onchainOrderId, winner.onchainOrderId);
 
