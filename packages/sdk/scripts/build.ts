@@ -48,7 +48,7 @@ const published = {
   description: manifest.description,
   license: manifest.license,
   type: "module",
-  exports: { ".": entry("index"), "./viem": entry("viem") },
+  exports: { ".": entry("index"), "./viem": entry("viem"), "./solana": entry("solana") },
   peerDependencies: manifest.peerDependencies,
   peerDependenciesMeta: manifest.peerDependenciesMeta,
 };

@@ -17,7 +17,7 @@ import type {
   UpstreamOrderStatus,
   Winner,
 } from "./types.js";
-import type { EvmWallet } from "./wallet.js";
+import type { Wallet } from "./solana-wallet.js";
 
 export type HubClientOptions = TransportOptions;
 
@@ -37,7 +37,8 @@ export interface HubClient {
   quote(request: QuoteInput, options?: CallOptions): Promise<QuoteWinner>;
   preview(request: QuoteInput, options?: CallOptions): Promise<QuotePreview>;
   prepare(request: PrepareInput, options?: CallOptions): Promise<PreparedQuote>;
-  submit(winner: Winner, wallet: EvmWallet, options?: SubmitOptions): Promise<SubmittedOrder>;
+  /** An EvmWallet on the EVM lanes, a SolanaWallet on `oif-escrow-nonevm`. */
+  submit(winner: Winner, wallet: Wallet, options?: SubmitOptions): Promise<SubmittedOrder>;
   track(order: SubmittedOrder, options?: TrackOptions): AsyncGenerator<TrackEvent>;
   orderStatus(hubOrderId: string, options?: CallOptions): Promise<UpstreamOrderStatus>;
   hubStatus(orderId: string, options?: CallOptions): Promise<HubOrderStatus>;

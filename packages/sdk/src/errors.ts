@@ -57,6 +57,9 @@ export type SdkErrorCode =
   | "ESDK_NO_SIGN_INTENT"
   | "ESDK_TX_REVERTED"
   | "ESDK_WALLET"
+  | "ESDK_WALLET_FAMILY"
+  | "ESDK_SENDER_MISMATCH"
+  | "ESDK_DIGEST_MISMATCH"
   | "ESDK_TRACK_DEADLINE";
 
 const sdkAvailability = new Set<string>(["ESDK_TIMEOUT", "ESDK_NETWORK", "ESDK_NOT_ENVELOPE"]);

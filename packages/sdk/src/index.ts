@@ -7,6 +7,13 @@ export {
 } from "./client.js";
 export { blockOf, errorBlocks, HubError, type SdkErrorCode, type SentTransaction } from "./errors.js";
 export { hubOrderIdOf } from "./hub-order-id.js";
+export {
+  SOLANA_ENVELOPE_BYTES,
+  type SolanaSignPayload,
+  signSolanaPayload,
+  solanaMessageDigest,
+} from "./solana-envelope.js";
+export { isSolanaWallet, type SolanaWallet, type Wallet } from "./solana-wallet.js";
 export type { SubmitOptions, SubmitStep, SubmittedOrder } from "./submit.js";
 export { DEFAULT_TRACK, type TrackEvent, type TrackOptions } from "./track.js";
 export { DEFAULT_RETRY, DEFAULT_TIMEOUTS } from "./transport.js";

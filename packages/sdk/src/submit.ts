@@ -1,5 +1,7 @@
 import { HubError, type SentTransaction } from "./errors.js";
 import { hubOrderIdOf } from "./hub-order-id.js";
+import { type SolanaSignPayload, signSolanaPayload } from "./solana-envelope.js";
+import { isSolanaWallet, type Wallet } from "./solana-wallet.js";
 import { sleep, type Transport } from "./transport.js";
 import type { ExecutionTx, OpenForAck, OrderCreateAck, Winner } from "./types.js";
 import { approveCalldata, type EvmWallet, evmChainIdOf, type TypedData } from "./wallet.js";
@@ -41,15 +43,15 @@ export interface SubmitOptions {
 }
 
 /**
- * Does what the winner's lane asks, once: sign (Permit2, EIP-3009), or send executionTx (proxy lanes,
- * open flow) and sign signIntent (open flow); then registers. A lost answer is recovered by reading the
+ * Does what the winner's lane asks, once: sign (Permit2, EIP-3009, Solana), or send executionTx (proxy
+ * lanes, open flow) and sign signIntent (open flow); then registers. A lost answer is recovered by reading the
  * order by its hubOrderId and re-posting the identical body: never a second signature, never a re-quote.
  * EIN0052 stops at once. Every error after a transaction was sent carries it in `sent`.
  */
 export async function submitWinner(
   call: Transport,
   winner: Winner,
-  wallet: EvmWallet,
+  wallet: Wallet,
   options: SubmitOptions = {},
 ): Promise<SubmittedOrder> {
   const { signal, onStep = () => {} } = options;
@@ -97,8 +99,14 @@ export async function submitWinner(
     });
   };
 
+  /** The wallet the lane needs, or a refusal before anything is signed or sent. */
+  const evm = (): EvmWallet => {
+    if (isSolanaWallet(wallet)) refuseFamily(`a ${winner.lane} winner needs an EVM wallet`);
+    return wallet;
+  };
+
   const sign = async (typed: TypedData, prefix: string): Promise<string> => {
-    const signature = `${prefix}${(await wallet.signTypedData(typed)).replace(/^0x/, "")}`;
+    const signature = `${prefix}${(await evm().signTypedData(typed)).replace(/^0x/, "")}`;
     onStep({ step: "signed", lane: winner.lane, signature });
     return signature;
   };
@@ -113,8 +121,19 @@ export async function submitWinner(
         return await openFor(await sign((winner.signPayload as { payload: TypedData }).payload, "0x"));
       case "oif-wrap-native":
       case "oif-swap-token":
-        await sendAll(requireExecutionTx(winner), wallet, sent, onStep);
+        await sendAll(requireExecutionTx(winner), evm(), sent, onStep);
         return await openFor();
+      case "oif-escrow-nonevm": {
+        // Solana: the 97-byte envelope, after the sender and digest checks; never signed twice.
+        if (!isSolanaWallet(wallet)) refuseFamily("a Solana winner needs a Solana wallet");
+        const signature = await signSolanaPayload(
+          winner.signPayload as SolanaSignPayload,
+          wallet,
+          winner.sourceAccount,
+        );
+        onStep({ step: "signed", lane: winner.lane, signature });
+        return await openFor(signature);
+      }
       case "open-flow": {
         // Without signIntent a signed registration is impossible: refuse before anything is sent.
         const signIntent = winner.signIntent;
@@ -125,14 +144,15 @@ export async function submitWinner(
             message: "the winner carries no signIntent: re-quote with sourceAccount before sending anything",
           });
         }
-        await sendAll(requireExecutionTx(winner), wallet, sent, onStep);
-        const signature = await wallet.signMessage(signIntent);
+        const payer = evm();
+        await sendAll(requireExecutionTx(winner), payer, sent, onStep);
+        const signature = await payer.signMessage(signIntent);
         onStep({ step: "signed", lane: winner.lane, signature });
         const body = {
           quoteId: winner.quoteId,
           artifactHash: winner.disclosure.signableHash,
           signature,
-          signer: wallet.address,
+          signer: payer.address,
           scheme: "eip191",
         };
         const ack = await register<OrderCreateAck>("/order", body, `/status/${hubOrderId}`);
@@ -149,10 +169,7 @@ export async function submitWinner(
         throw new HubError({
           code: "ESDK_NOT_COMPLETABLE",
           status: 0,
-          message:
-            winner.lane === "oif-escrow-nonevm"
-              ? "the Solana lane has no adapter in this SDK yet"
-              : `a ${winner.lane} winner is not completable by submit`,
+          message: `a ${winner.lane} winner is not completable by submit`,
         });
     }
   } catch (error) {
@@ -166,6 +183,10 @@ export async function submitWinner(
       sent,
     });
   }
+}
+
+function refuseFamily(message: string): never {
+  throw new HubError({ code: "ESDK_WALLET_FAMILY", status: 0, message });
 }
 
 function requireExecutionTx(winner: Winner): ExecutionTx {

@@ -10,19 +10,21 @@ const packageDir = new URL("..", import.meta.url).pathname;
 const outDir = mkdtempSync(join(tmpdir(), "hub-sdk-dist-"));
 after(() => rmSync(outDir, { recursive: true, force: true }));
 
-test("the published build needs nothing at runtime but fetch: no contract import, viem only in the viem entry", () => {
+test("the published build needs nothing at runtime but fetch: no contract import, viem only in the viem entry, @solana/kit only in the solana entry", () => {
   execFileSync(process.execPath, ["--import", "tsx", join(packageDir, "scripts/build.ts"), outDir], {
     stdio: "pipe",
   });
   const manifest = JSON.parse(readFileSync(join(outDir, "package.json"), "utf8"));
-  assert.deepEqual(Object.keys(manifest.exports), [".", "./viem"]);
+  assert.deepEqual(Object.keys(manifest.exports), [".", "./viem", "./solana"]);
   assert.equal(manifest.dependencies, undefined, "no runtime dependency");
   assert.equal(manifest.peerDependenciesMeta.viem.optional, true);
+  assert.equal(manifest.peerDependenciesMeta["@solana/kit"].optional, true);
+  const peers: Record<string, string> = { "viem.js": "viem", "solana.js": "@solana/kit" };
   for (const file of readdirSync(outDir).filter((name) => name.endsWith(".js"))) {
     const text = readFileSync(join(outDir, file), "utf8");
     const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]!);
     const outside = specifiers.filter((s) => !s.startsWith("./"));
-    assert.deepEqual(outside, file === "viem.js" ? ["viem"] : [], `${file} imports ${outside.join(", ")}`);
+    assert.deepEqual(outside, peers[file] ? [peers[file]] : [], `${file} imports ${outside.join(", ")}`);
   }
   for (const file of readdirSync(outDir).filter((name) => name.endsWith(".d.ts"))) {
     const text = readFileSync(join(outDir, file), "utf8");

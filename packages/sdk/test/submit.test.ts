@@ -225,7 +225,7 @@ test("open flow: send executionTx on the chain its domain names, personal_sign s
   }
 });
 
-test("refusals before anything is sent: open flow without signIntent, Solana, solver-swap", async () => {
+test("refusals before anything is sent: open flow without signIntent, a Solana winner with an EVM wallet, solver-swap", async () => {
   const { wallet, transactions } = recordingWallet();
   const client = createHubClient({ baseUrl: "http://127.0.0.1:9/v1", apiKey: KEY, subject: "s" });
   const tx = {
@@ -238,7 +238,7 @@ test("refusals before anything is sent: open flow without signIntent, Solana, so
   );
   assert.equal(
     (await rejection(client.submit(winner("oif-escrow-nonevm"), wallet))).code,
-    "ESDK_NOT_COMPLETABLE",
+    "ESDK_WALLET_FAMILY",
   );
   assert.equal((await rejection(client.submit(winner("solver-swap"), wallet))).code, "ESDK_NOT_COMPLETABLE");
   assert.equal(transactions.length, 0);
