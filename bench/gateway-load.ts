@@ -1,5 +1,7 @@
 // The benchmark's load generator, run as its own process so it never shares a thread with the server
-// it measures: `node --import tsx bench/gateway-load.ts '<json options>'` prints one JSON result line.
+// it measures: `node --import tsx bench/gateway-load.ts` reads its JSON options from stdin (or the
+// first argument) and prints one JSON result line.
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 
 interface LoadOptions {
@@ -10,6 +12,8 @@ interface LoadOptions {
   warmupSeconds: number;
   /** Fixed total rate (requests/s); absent means as fast as the server answers. */
   overallRate?: number;
+  /** Paths each connection requests in turn (GET, the same headers); absent means the url's own path. */
+  paths?: string[];
 }
 
 function once(options: autocannon.Options): Promise<autocannon.Result> {
@@ -18,12 +22,17 @@ function once(options: autocannon.Options): Promise<autocannon.Result> {
   });
 }
 
-const options = JSON.parse(process.argv[2] ?? "{}") as LoadOptions;
+const options = JSON.parse(process.argv[2] ?? readFileSync(0, "utf8")) as LoadOptions;
 const base: autocannon.Options = {
   url: options.url,
   headers: options.headers,
   connections: options.connections,
   pipelining: 1,
+  ...(options.paths === undefined
+    ? {}
+    : {
+        requests: options.paths.map((path) => ({ method: "GET" as const, path, headers: options.headers })),
+      }),
   ...(options.overallRate === undefined ? {} : { overallRate: options.overallRate }),
 };
 const warmup =

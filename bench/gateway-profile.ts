@@ -1,10 +1,9 @@
-// Profiles the gateway path alone: `node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/gateway-profile.ts`
+// Profiles the gateway path alone: `BENCH_CPU_PROFILE_DIR=<dir> node --import tsx bench/gateway-profile.ts`
 // serves GET /v1/catalog through the gateway and in-process hub under 6 s of load from a separate process
-// (BARE=1: the bare node:http server instead; HTTP_TRANSPORT=1: the gateway calls the hub's listener).
-import { spawn } from "node:child_process";
+// and writes <dir>/gateway-profile.cpuprofile of the load alone (BARE=1: the bare node:http server
+// instead; HTTP_TRANSPORT=1: the gateway calls the hub's listener). It prints the server's CPU per request.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
 import { generateApiKey, hashApiKey } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import {
@@ -16,6 +15,7 @@ import {
 import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { pino } from "pino";
 import { benchCatalog } from "./gateway-catalog.js";
+import { load } from "./load-process.js";
 
 const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
 const quiet = pino({ level: "silent" });
@@ -69,31 +69,13 @@ const server = process.env.BARE ? bare : app.server;
 if (process.env.BARE) await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
 else await app.listen({ port: 0, host: "127.0.0.1" });
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/catalog`;
-const loadScript = fileURLToPath(new URL("./gateway-load.ts", import.meta.url));
-const settings = {
+const result = await load(
   url,
-  headers: { "x-api-key": key },
-  connections: 16,
-  durationSeconds: 6,
-  warmupSeconds: 1,
-};
-const cpuBefore = process.cpuUsage();
-const out = await new Promise<string>((resolve) => {
-  let text = "";
-  const child = spawn(process.execPath, ["--import", "tsx", loadScript, JSON.stringify(settings)]);
-  child.stdout.on("data", (chunk: Buffer) => {
-    text += chunk.toString();
-  });
-  child.on("exit", () => resolve(text));
-});
-const result = JSON.parse(out.trim());
-const cpu = process.cpuUsage(cpuBefore);
-console.log(
-  JSON.stringify({
-    ...result,
-    cpuMicros: Math.round((cpu.user + cpu.system) / (result.requests + result.warmupRequests)),
-  }),
+  { "x-api-key": key },
+  { connections: 16, durationSeconds: 6, warmupSeconds: 1 },
+  { label: "gateway-profile" },
 );
+console.log(JSON.stringify({ ...result, cpuMicros: result.serverCpuMicrosPerRequest }));
 bare.close();
 await app.close();
 await credentials.close();

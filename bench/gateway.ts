@@ -4,11 +4,10 @@
 // (gateway → the hub's listener) beside an nginx proxy_pass hop to the same listener (bench/gateway-nginx.ts). The load generator
 // (autocannon) runs in its own process on loopback. `npm run bench -- gateway`, or standalone:
 // `node --import tsx bench/gateway.ts`.
-import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { cpus, loadavg } from "node:os";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { systemClock } from "@hub/clock";
 import type { HubTransport } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
@@ -24,62 +23,10 @@ import { pino } from "pino";
 import { singleKeyStore } from "./bench-gateway.js";
 import { benchCatalog } from "./gateway-catalog.js";
 import { startNginxHop } from "./gateway-nginx.js";
+import { type LoadResult, type LoadSettings, load } from "./load-process.js";
 
 const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
 const ORG = "org_bench";
-const loadScript = fileURLToPath(new URL("./gateway-load.ts", import.meta.url));
-
-interface LoadResult {
-  requestsPerSecond: number;
-  p50Ms: number;
-  p90Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  requests: number;
-  warmupRequests: number;
-  /** Server CPU time (user + system) per request, warm-up included: the cost under any contention. */
-  serverCpuMicrosPerRequest?: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-
-interface LoadSettings {
-  connections: number;
-  durationSeconds: number;
-  warmupSeconds: number;
-}
-
-function load(
-  url: string,
-  headers: Record<string, string>,
-  settings: LoadSettings,
-  overallRate?: number,
-): Promise<LoadResult> {
-  const cpuBefore = process.cpuUsage();
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", loadScript, JSON.stringify({ url, headers, ...settings, overallRate })],
-      { stdio: ["ignore", "pipe", "inherit"] },
-    );
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      if (code !== 0) reject(new Error(`load generator exited with ${code}`));
-      else {
-        const result = JSON.parse(out.trim().split("\n").pop() as string) as LoadResult;
-        const cpu = process.cpuUsage(cpuBefore);
-        const served = result.requests + result.warmupRequests;
-        result.serverCpuMicrosPerRequest = Math.round((cpu.user + cpu.system) / Math.max(1, served));
-        resolve(result);
-      }
-    });
-  });
-}
 
 async function listenOn(server: {
   listen(port: number, host: string, cb: () => void): unknown;
@@ -156,23 +103,32 @@ export async function run(options: Partial<LoadSettings> = {}): Promise<object> 
 
   const results: Record<string, unknown> = {};
   try {
-    const bareResult = await load(`http://127.0.0.1:${barePort}/v1/catalog`, {}, settings);
+    const bareResult = await load(`http://127.0.0.1:${barePort}/v1/catalog`, {}, settings, {
+      label: "gateway-bare",
+    });
     results.bareNodeHttp = bareResult;
     results.hubDirect = await load(
       `${hubUrl}/v1/catalog`,
       { "x-gateway-credential": HUB_SECRET, "x-service-org": ORG },
       settings,
+      { label: "gateway-hub-direct" },
     );
 
     const inProcess = await startGateway(createInProcessHubTransport(hub));
     try {
-      const gatewayResult = await load(`${inProcess.url}/v1/catalog`, { "x-api-key": key }, settings);
+      const gatewayResult = await load(`${inProcess.url}/v1/catalog`, { "x-api-key": key }, settings, {
+        label: "gateway-in-process",
+      });
       results.gatewayInProcess = gatewayResult;
       const halfRate = Math.round(bareResult.requestsPerSecond / 2);
-      const half = await load(`${inProcess.url}/v1/catalog`, { "x-api-key": key }, settings, halfRate);
+      const half = await load(`${inProcess.url}/v1/catalog`, { "x-api-key": key }, settings, {
+        overallRate: halfRate,
+      });
       results.gatewayAtHalfBareRate = { targetRate: halfRate, ...half };
       // The same rate on the bare server: what the machine itself gives p99 at that load.
-      const bareHalf = await load(`http://127.0.0.1:${barePort}/v1/catalog`, {}, settings, halfRate);
+      const bareHalf = await load(`http://127.0.0.1:${barePort}/v1/catalog`, {}, settings, {
+        overallRate: halfRate,
+      });
       results.bareAtHalfBareRate = { targetRate: halfRate, ...bareHalf };
       results.verdict = {
         throughputRatio: Number((gatewayResult.requestsPerSecond / bareResult.requestsPerSecond).toFixed(3)),
@@ -199,7 +155,9 @@ export async function run(options: Partial<LoadSettings> = {}): Promise<object> 
     const overHttp = await startGateway(createHttpHubTransport({ url: hubUrl, connections: 32 }));
     let gatewayHttp: LoadResult;
     try {
-      gatewayHttp = await load(`${overHttp.url}/v1/catalog`, { "x-api-key": key }, settings);
+      gatewayHttp = await load(`${overHttp.url}/v1/catalog`, { "x-api-key": key }, settings, {
+        label: "gateway-http-transport",
+      });
       results.gatewayHttpTransport = gatewayHttp;
     } finally {
       await overHttp.close();

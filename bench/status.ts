@@ -1,8 +1,13 @@
 // Status benchmark: cached GET /v1/order/{orderId}/status reads per second through the gateway (in-process
-// hub transport) with 1,000 followed orders seeded as acked submissions with views, and upstream order
-// reads per order per 2 s under 10 pollers per order. The aggregator is a scripted stand-in (finalized for
-// the followed orders, executing for the polled ones); the load runs in this process (undici, keep-alive), so the read rate is a lower bound.
-// `npm run bench -- status`, or standalone: `node --import tsx bench/status.ts`.
+// hub transport) with 1,000 followed orders seeded as acked submissions with views, beside a bare
+// node:http server answering one such answer's bytes in the same run; then upstream order reads per order
+// per 2 s under 10 pollers per order. The aggregator is a scripted stand-in (finalized for the followed
+// orders, executing for the polled ones). The cached reads come from autocannon in its own process
+// (bench/load-process.ts), each connection walking the orders in turn; the server's CPU per read is this
+// process's. `npm run bench -- status` (PGlite; DATABASE_URL=… for PostgreSQL), or standalone:
+// `node --import tsx bench/status.ts`.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { cpus, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { createTestHubApp } from "@hub/hub-app/test-harness";
@@ -13,22 +18,23 @@ import { startScriptedAggregator } from "../apps/hub/test/fixtures/scripted-aggr
 import { seedAckedOrders } from "../apps/hub/test/store/order-status-seed.js";
 import { startBenchGateway } from "./bench-gateway.js";
 import { benchCatalog } from "./gateway-catalog.js";
+import { load } from "./load-process.js";
 
 const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
 const ORG = "org_bench";
 const SUBJECT = "bench-user";
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
 /** Runs the whole benchmark and returns its figures. */
 export async function run(
-  options: { orders?: number; connections?: number; durationMs?: number } = {},
+  options: { orders?: number; connections?: number; durationSeconds?: number; warmupSeconds?: number } = {},
 ): Promise<object> {
   const followed = options.orders ?? 1000;
-  const connections = options.connections ?? 32;
-  const durationMs = options.durationMs ?? 10_000;
+  const settings = {
+    connections: options.connections ?? 32,
+    durationSeconds: options.durationSeconds ?? 10,
+    warmupSeconds: options.warmupSeconds ?? 3,
+  };
+  const { connections } = settings;
   const loadBefore = loadavg()[0];
   const quiet = pino({ level: "silent" });
   const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
@@ -93,24 +99,33 @@ export async function run(
     const warmUpMs = Date.now() - warmStarted;
     const warmUpUpstreamReads = [...aggregator.reads.values()].reduce((sum, n) => sum + n, 0);
 
+    // The bare server answers one status answer's bytes, with the same content type and request id.
+    const sample = await pool.request({ method: "GET", path: paths[0] as string, headers });
+    const sampleBody = Buffer.from(await sample.body.arrayBuffer());
+    const bare = createServer((_request, response) => {
+      response.writeHead(200, {
+        "content-type": sample.headers["content-type"] as string,
+        "x-request-id": "bench",
+      });
+      response.end(sampleBody);
+    });
+    await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
+    let bareResult: Awaited<ReturnType<typeof load>>;
+    try {
+      bareResult = await load(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`, {}, settings, {
+        paths,
+        label: "status-bare",
+      });
+    } finally {
+      await new Promise<void>((resolve) => bare.close(() => resolve()));
+    }
+
     const readsBefore = [...aggregator.reads.values()].reduce((sum, n) => sum + n, 0);
-    const latencies: number[] = [];
-    let next = 0;
-    const started = performance.now();
-    const deadline = started + durationMs;
-    await Promise.all(
-      Array.from({ length: connections }, async () => {
-        while (performance.now() < deadline) {
-          const path = paths[next++ % paths.length] as string;
-          const t0 = performance.now();
-          await get(path);
-          latencies.push(performance.now() - t0);
-        }
-      }),
-    );
-    const elapsedMs = performance.now() - started;
+    const cached = await load(url, headers, settings, { paths, label: `status-${db.driver}` });
     const upstreamDuringLoad = [...aggregator.reads.values()].reduce((sum, n) => sum + n, 0) - readsBefore;
-    latencies.sort((a, b) => a - b);
+    if (cached.non2xx > 0 || cached.errors > 0) {
+      throw new Error(`status reads failed: ${cached.non2xx} non-2xx, ${cached.errors} errors`);
+    }
 
     // 10 pollers per order, each polling every 200 ms (far faster than the spec's 2-3 s), for 6 s.
     const polled = await seed("polled", 50);
@@ -139,13 +154,25 @@ export async function run(
       followedOrders: followed,
       seedMs,
       warmUp: { durationMs: warmUpMs, upstreamReads: warmUpUpstreamReads },
+      settings: { ...settings, generator: "autocannon 9.0.0 in a separate process, loopback" },
+      statusAnswerBytes: sampleBody.length,
+      bareNodeHttp: {
+        readsPerSecond: bareResult.requestsPerSecond,
+        p50Ms: bareResult.p50Ms,
+        p99Ms: bareResult.p99Ms,
+        serverCpuMicrosPerRead: bareResult.serverCpuMicrosPerRequest,
+      },
       cachedReads: {
-        connections,
-        durationMs: Math.round(elapsedMs),
-        requests: latencies.length,
-        readsPerSecond: Math.round((latencies.length / elapsedMs) * 1000),
-        p50Ms: Number(percentile(latencies, 50).toFixed(2)),
-        p99Ms: Number(percentile(latencies, 99).toFixed(2)),
+        requests: cached.requests,
+        readsPerSecond: cached.requestsPerSecond,
+        p50Ms: cached.p50Ms,
+        p99Ms: cached.p99Ms,
+        serverCpuMicrosPerRead: cached.serverCpuMicrosPerRequest,
+        ratioToBare: Number(
+          (cached.requestsPerSecond / Math.max(1, bareResult.requestsPerSecond)).toFixed(3),
+        ),
+        target: 8000,
+        met: cached.requestsPerSecond >= 8000,
         upstreamReadsDuringLoad: upstreamDuringLoad,
         note: "orders in a terminal state, so every read is a projection hit (upstreamReadsDuringLoad 0)",
       },

@@ -72,6 +72,8 @@ export function createCredentialResolver(
   const clock = deps.clock ?? systemClock;
   const cacheMs = Math.min(config.cacheMs ?? 1_000, 1_000);
   const maxEntries = config.maxCachedEntries ?? 50_000;
+  // Keyed by the key as presented, so a cached key costs no hash; entries leave once expired (sweep),
+  // so no key is held longer than its lookup is reused.
   const keys = new Map<string, Cached<KeyRow>>();
   const projects = new Map<string, Cached<ProjectRow>>();
   let usedKeyIds = new Set<string>();
@@ -82,12 +84,21 @@ export function createCredentialResolver(
     return hit.lookup.catch(() => undefined);
   }
 
+  // Every entry lives cacheMs from its insertion, so insertion order is expiry order.
+  function sweep<T>(cache: Map<string, Cached<T>>, nowMs: number): void {
+    for (const [id, entry] of cache) {
+      if (entry.expiresAtMs > nowMs) return;
+      cache.delete(id);
+    }
+  }
+
   // Concurrent lookups of one credential share one store query; a failed query is not cached.
   function cached<T>(cache: Map<string, Cached<T>>, id: string, load: () => Promise<T>): Promise<T> {
     const nowMs = clock.now();
     const hit = cache.get(id);
     if (hit && hit.expiresAtMs > nowMs) return hit.lookup;
     if (hit) cache.delete(id);
+    sweep(cache, nowMs);
     const lookup = load();
     const entry = { expiresAtMs: nowMs + cacheMs, lookup };
     cache.set(id, entry);
@@ -117,13 +128,15 @@ export function createCredentialResolver(
     }
   }
 
-  const timer = setInterval(() => void flushUsage(), config.usageFlushMs ?? 1_000);
+  const timer = setInterval(() => {
+    sweep(keys, clock.now());
+    void flushUsage();
+  }, config.usageFlushMs ?? 1_000);
   timer.unref();
 
   return {
     async checkKey(key) {
-      const keyHash = hashApiKey(key);
-      const row = await cached(keys, keyHash, () => deps.store.findKeyByHash(keyHash));
+      const row = await cached(keys, key, () => deps.store.findKeyByHash(hashApiKey(key)));
       const nowMs = clock.now();
       if (!row) return { ok: false, code: "EPX0002", counts: true };
       if (row.revokedAt !== null || (row.expiresAt !== null && row.expiresAt.getTime() <= nowMs)) {
@@ -149,7 +162,7 @@ export function createCredentialResolver(
 
     async cachedOrganization(credential) {
       if (credential.kind === "project") return (await cachedOnly(projects, credential.projectId))?.orgId;
-      const row = await cachedOnly(keys, hashApiKey(credential.key));
+      const row = await cachedOnly(keys, credential.key);
       if (
         !row ||
         row.revokedAt !== null ||

@@ -1,5 +1,5 @@
-import type { HubAnswer, HubTransport } from "@hub/contract";
-import { type Dispatcher, Pool } from "undici";
+import type { HubAnswer, HubCall, HubTransport } from "@hub/contract";
+import { type Dispatcher, Pool, util } from "undici";
 import { HubTransportError } from "./hub-transport-error.js";
 
 /** Where the hub listens and how many keep-alive connections the gateway keeps to it. */
@@ -9,13 +9,75 @@ export interface HttpHubTransportConfig {
   readonly keepAliveTimeoutMs?: number;
 }
 
-function flatten(headers: Dispatcher.ResponseData["headers"]): Record<string, string> {
+const EMPTY = Buffer.alloc(0);
+
+function flatten(headers: Record<string, string | string[]>): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     flat[name] = Array.isArray(value) ? value.join(", ") : value;
   }
   return flat;
+}
+
+/**
+ * One call on the pool's own handler interface: the answer's chunks are kept as they arrive and joined
+ * once, without the response stream, async scope and body copy of undici's `request`.
+ */
+function dispatch(pool: Pool, call: HubCall): Promise<HubAnswer> {
+  return new Promise((resolve, reject) => {
+    const { signal } = call;
+    let abort: ((reason: Error) => void) | undefined;
+    let reason: Error | undefined;
+    let statusCode = 0;
+    let headers: Record<string, string> = {};
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onAbort = () => {
+      reason = (signal?.reason as Error | undefined) ?? new Error("aborted");
+      abort?.(reason);
+    };
+    const settled = () => signal?.removeEventListener("abort", onAbort);
+    if (signal?.aborted) reason = (signal.reason as Error | undefined) ?? new Error("aborted");
+    else signal?.addEventListener("abort", onAbort, { once: true });
+    const handler: Dispatcher.DispatchHandler = {
+      onConnect(abortCall) {
+        if (reason !== undefined) abortCall(reason);
+        else abort = abortCall;
+      },
+      onHeaders(status, rawHeaders) {
+        // An informational answer (1xx) is not the answer.
+        if (status < 200) return true;
+        statusCode = status;
+        headers = flatten(util.parseHeaders(rawHeaders));
+        return true;
+      },
+      onData(chunk) {
+        chunks.push(chunk);
+        size += chunk.length;
+        return true;
+      },
+      onComplete() {
+        settled();
+        const body =
+          chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+        resolve({ statusCode, headers, body });
+      },
+      onError(error) {
+        settled();
+        reject(error);
+      },
+    };
+    pool.dispatch(
+      {
+        method: call.method as Dispatcher.HttpMethod,
+        path: call.url,
+        headers: call.headers,
+        body: call.body,
+      },
+      handler,
+    );
+  });
 }
 
 /**
@@ -34,15 +96,7 @@ export function createHttpHubTransport(config: HttpHubTransportConfig): HubTrans
   return {
     async send(call): Promise<HubAnswer> {
       try {
-        const response = await pool.request({
-          method: call.method as Dispatcher.HttpMethod,
-          path: call.url,
-          headers: call.headers,
-          body: call.body,
-          signal: call.signal,
-        });
-        const body = Buffer.from(await response.body.arrayBuffer());
-        return { statusCode: response.statusCode, headers: flatten(response.headers), body };
+        return await dispatch(pool, call);
       } catch (error) {
         if (call.signal?.aborted) {
           throw new HubTransportError("timeout", "the gateway's timeout fired", { cause: error });

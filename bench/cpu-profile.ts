@@ -1,0 +1,84 @@
+// CPU profiles of a benchmark's measured phase only: with BENCH_CPU_PROFILE_DIR set, `profiled(label, work)`
+// records this process's main thread while `work` runs and writes <dir>/<label>.cpuprofile (Chrome's
+// format); `node --import tsx bench/cpu-profile.ts <file>` prints the top functions by self and by
+// inclusive time.
+import { readFileSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+/** Runs `work`, profiled when BENCH_CPU_PROFILE_DIR is set. */
+export async function profiled<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_CPU_PROFILE_DIR;
+  if (!dir) return work();
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 200 });
+  await session.post("Profiler.start");
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post("Profiler.stop");
+    writeFileSync(join(dir, `${label}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self and inclusive milliseconds per function (name and file), the idle and GC nodes included. */
+export function summarize(profile: Profile, top = 25) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const selfUs = new Map<number, number>();
+  profile.samples.forEach((id, i) => {
+    selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i + 1] ?? profile.timeDeltas[i] ?? 0));
+  });
+  const name = (node: ProfileNode) => {
+    const file = node.callFrame.url
+      .replace(/^.*\/node_modules\//, "")
+      .replace(/^.*\/(apps|packages)\//, "$1/");
+    return `${node.callFrame.functionName || "(anonymous)"} ${file}:${node.callFrame.lineNumber + 1}`;
+  };
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  let totalUs = 0;
+  for (const [id, us] of selfUs) {
+    totalUs += us;
+    const leaf = byId.get(id)!;
+    self.set(name(leaf), (self.get(name(leaf)) ?? 0) + us);
+    // A function counts once per sample however often it recurs in the stack.
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const key = name(byId.get(at)!);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + us);
+    }
+  }
+  const rows = (map: Map<string, number>) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([fn, us]) => ({ fn, ms: Math.round(us / 100) / 10, share: Number((us / totalUs).toFixed(3)) }));
+  return { totalMs: Math.round(totalUs / 1000), self: rows(self), inclusive: rows(inclusive) };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const file = process.argv[2];
+  if (!file) throw new Error("usage: node --import tsx bench/cpu-profile.ts <file.cpuprofile> [top]");
+  const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
+  console.log(JSON.stringify(summarize(profile, Number(process.argv[3] ?? 25)), null, 1));
+}
