@@ -135,9 +135,10 @@ describe("POST /order/openfor on the Solana lane (the 97-byte Ed25519 envelope)"
     assert.equal(first.success, true, JSON.stringify(first));
     assert.equal(upstream.submissions.length, forwardedBefore + 1);
     const forwarded = upstream.submissions.at(-1);
-    assert.equal(forwarded?.signature, signature, "the envelope is forwarded byte for byte");
+    assert.ok(forwarded);
+    assert.equal(forwarded.signature, signature, "the envelope is forwarded byte for byte");
     assert.equal(
-      (forwarded?.quoteResponse as { order: { payload: { sender: string } } }).order.payload.sender,
+      (forwarded.quoteResponse as { order: { payload: { sender: string } } }).order.payload.sender,
       user.address,
     );
     const again = envelopeOf(await submit(quote, signature));
