@@ -4,6 +4,7 @@ import type { SqlClient } from "@hub/store";
 import type { Logger } from "pino";
 import { createChainFactsStore, WatermarkConflictError } from "../store/chain-facts-store.js";
 import { createQuoteStore } from "../store/quote-store.js";
+import type { ChainIndexState, ChainProgress } from "./chain-progress.js";
 import type { ChainBlock, ChainReader } from "./chain-reader.js";
 import { createEvmChainReader } from "./create-evm-chain-reader.js";
 import { createSolanaChainReader } from "./create-solana-chain-reader.js";
@@ -15,6 +16,8 @@ import {
   type SolanaReconcilerChainConfig,
 } from "./index-solana-chain.js";
 import type { SolanaChainReader } from "./solana-chain-reader.js";
+
+export type { ChainIndexState, ChainProgress } from "./chain-progress.js";
 
 export interface ReconcilerChainConfig {
   /** CAIP-2, e.g. "eip155:31337"; the watermark's key. */
@@ -54,34 +57,11 @@ export interface ReconcilerDeps {
   quotePruning?: { retentionMs: number; batchSize?: number };
 }
 
-export interface ChainProgress {
-  chainDomain: string;
-  /** First and last block indexed in this tick; absent when nothing new was safe to index. */
-  fromBlock?: number;
-  toBlock?: number;
-  ranges: number;
-  factsWritten: number;
-  error?: string;
-}
-
 export interface TickResult {
   leader: boolean;
   chains: ChainProgress[];
   /** Quotes past their retention deleted in this tick. */
   quotesPruned: number;
-}
-
-/** What this instance last saw of one chain; the operations metrics read it at each scrape. */
-export interface ChainIndexState {
-  chainDomain: string;
-  /** The safe head (head less confirmations) at the last tick that read it. */
-  safeHead?: number;
-  /** The last block indexed (the watermark) as this instance last knew it. */
-  indexedBlock?: number;
-  /** When a tick last indexed this chain up to its safe head (ms since the epoch). */
-  caughtUpAtMs?: number;
-  /** Ticks in which this chain could not be indexed. */
-  errors: number;
 }
 
 export interface Reconciler {

@@ -1,7 +1,7 @@
 import { bytes32ToSolanaKey, solanaKeyToBytes32, solanaOifChainId } from "@hub/chain";
 import type { Clock } from "@hub/clock";
 import type { ChainFactsStore } from "../store/chain-facts-store.js";
-import type { ChainIndexState, ChainProgress } from "./create-reconciler.js";
+import type { ChainIndexState, ChainProgress } from "./chain-progress.js";
 import {
   readSolanaOrderFact,
   type SolanaEscrowAccounts,
