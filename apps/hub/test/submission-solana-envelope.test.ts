@@ -7,7 +7,7 @@ import type { HubApp } from "../src/index.js";
 import { type AcceptingAggregator, startAcceptingAggregator } from "./fixtures/accepting-aggregator.js";
 import { assertRefusal, call, createTestHubApp, envelopeOf, SUBJECT } from "./hub-fixture.js";
 import { seedSolanaQuote } from "./store/quote-rows.js";
-import { countSubmissions } from "./store/submission-rows.js";
+import { countSubmissions, readSubmissionOnchainId } from "./store/submission-rows.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 const ORG = "org_test";
@@ -144,10 +144,7 @@ describe("POST /order/openfor on the Solana lane (the 97-byte Ed25519 envelope)"
     const again = envelopeOf(await submit(quote, signature));
     assert.deepEqual(again.data, first.data);
     assert.equal(upstream.submissions.length, forwardedBefore + 1, "the re-post was not forwarded");
-    const [row] = await db.sql.query<{ onchain_order_id: string; state: string }>(
-      "SELECT onchain_order_id, state FROM submissions WHERE quote_id = $1",
-      [quote.quoteId],
-    );
+    const row = await readSubmissionOnchainId(db.sql, quote.quoteId);
     assert.deepEqual(row, { onchain_order_id: onchainOrderId, state: "acked" });
   });
 });

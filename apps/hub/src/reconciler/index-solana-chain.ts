@@ -132,11 +132,11 @@ export async function indexSolanaChain(context: SolanaIndexContext): Promise<Cha
       if (list.length < limits.pageSize) complete = true;
       before = list.at(-1)?.signature;
     }
-    if (!complete) return false;
+    if (!complete) return "listed-part";
     let expected = known?.lastSignature ?? null;
     const oldestFirst = listed.reverse();
     for (let start = 0; start < oldestFirst.length; start += limits.batchSize) {
-      if (context.stopping() || !(await context.holdLease())) return false;
+      if (context.stopping() || !(await context.holdLease())) return "halted";
       const batch = oldestFirst.slice(start, start + limits.batchSize);
       const read = await Promise.all(
         batch.map((entry) => (entry.failed ? undefined : reader.transaction(entry.signature))),
@@ -167,12 +167,13 @@ export async function indexSolanaChain(context: SolanaIndexContext): Promise<Cha
       progress.ranges += 1;
       progress.factsWritten += written;
     }
-    return true;
+    return "caught-up";
   }
 
   for (const { vault } of chain.escrow.vaults) {
-    if (!(await catchUp(vault, { maxPages: limits.maxVaultPages }))) {
-      if (context.stopping()) return progress;
+    const outcome = await catchUp(vault, { maxPages: limits.maxVaultPages });
+    if (outcome === "halted") return progress;
+    if (outcome === "listed-part") {
       throw new Error(
         `${chain.chainDomain} vault ${vault} has more than ${limits.maxVaultPages} pages to read`,
       );
@@ -195,8 +196,9 @@ export async function indexSolanaChain(context: SolanaIndexContext): Promise<Cha
     accounts.set(account, Math.min(accounts.get(account) ?? notBefore, notBefore));
   }
   for (const [account, notBefore] of accounts) {
-    if (context.stopping()) return progress;
-    await catchUp(account, { maxPages: limits.maxRecipientPages, notBefore });
+    // A recipient with more recent history than the pages allowed is read again next tick.
+    if ((await catchUp(account, { maxPages: limits.maxRecipientPages, notBefore })) === "halted")
+      return progress;
   }
 
   if (context.stopping() || !(await context.holdLease())) return progress;

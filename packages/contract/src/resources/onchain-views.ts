@@ -114,7 +114,7 @@ export const onchainRefundSchema = z
     reason: z
       .enum(["refundable", "unknown-order", "not-expired", "settled", "refunded", "no-refund"])
       .describe(
-        "refundable: expired and unsettled, send step. unknown-order: no Open (nor bridge deposit or release) observed for this id. not-expired: wait until expiresAt. settled: the solver was paid; nothing to refund. refunded: already refunded (see refundedTx). no-refund: the id is an open-flow bridge transfer; the bridge has no refund path (an unreleased deposit is a matter for the bridge operator).",
+        "refundable: expired and unsettled, send step (on a Solana escrow order the escrow settler sends it; the user signs nothing). unknown-order: no Open (nor bridge deposit or release) observed for this id. not-expired: wait until expiresAt. settled: the solver was paid; nothing to refund. refunded: already refunded (see refundedTx). no-refund: the id is an open-flow bridge transfer; the bridge has no refund path (an unreleased deposit is a matter for the bridge operator).",
       ),
     expiresAt: timestampSchema.optional().describe("When the escrow allows a refund (the order's expires)."),
     refundedTx: chainEventSchema.optional(),
