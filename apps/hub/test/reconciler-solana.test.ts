@@ -81,6 +81,11 @@ after(async () => {
 /** A fresh reconciler instance; earlier ones are stopped first, so it takes the lease. */
 async function reconciler(): Promise<Reconciler> {
   for (const r of running.splice(0)) await r.stop();
+  return anotherReconciler();
+}
+
+/** One more instance on the same lease, leaving the running ones alone. */
+function anotherReconciler(): Reconciler {
   const created = createReconciler({
     sql: db.sql,
     chains: [],
@@ -313,6 +318,24 @@ describe("the reconciler reads the Solana chain (devnet litesvm over its JSON-RP
       [1],
     );
     assert.equal((await store.getSolanaAddressWatermark(domain(), vault()))?.lastSignature, next.signature);
+  });
+
+  test("only the lease holder reads the Solana chain: another instance's tick writes nothing", async () => {
+    const leader = await reconciler();
+    assertNoErrors(await leader.tick());
+    const other = anotherReconciler();
+    const deposit = (await solanaOrder(user(5), 3600)).deposit();
+    assert.deepEqual(await other.tick(), { leader: false, chains: [], quotesPruned: 0 });
+    const read = assertNoErrors(await leader.tick());
+    assert.deepEqual(
+      read.chains.map((chain) => chain.factsWritten),
+      [1],
+    );
+    const store = createChainFactsStore(db.sql);
+    assert.equal(
+      (await store.getSolanaAddressWatermark(domain(), vault()))?.lastSignature,
+      deposit.signature,
+    );
   });
 
   test("an EVM order with a Solana output reads FILLED once the solver pays the recipient's token account with memo fill:<orderId>:<solver>", async () => {

@@ -39,3 +39,6 @@ CREATE TABLE solana_address_watermarks (
   updated_at timestamptz NOT NULL,
   PRIMARY KEY (chain_domain, address)
 );
+
+-- Each tick looks for EVM orders still awaiting a Solana fill: those whose fillDeadline is recent.
+CREATE INDEX chain_order_opens_fill_deadline_idx ON chain_order_opens (fill_deadline);

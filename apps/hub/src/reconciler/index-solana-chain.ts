@@ -104,10 +104,11 @@ export async function indexSolanaChain(context: SolanaIndexContext): Promise<Cha
   }
   let newestBlockTime = watermark?.lastBlockTimestamp ?? 0;
 
+  /** "listed-part": more history than maxPages; "halted": stopping, or the lease was lost. */
   async function catchUp(
     address: string,
     options: { maxPages: number; notBefore?: number },
-  ): Promise<boolean> {
+  ): Promise<"caught-up" | "listed-part" | "halted"> {
     const known = await store.getSolanaAddressWatermark(chain.chainDomain, address);
     const listed: SolanaSignatureInfo[] = [];
     let before: string | undefined;
