@@ -5,7 +5,7 @@ import { performance } from "node:perf_hooks";
 import { systemClock } from "@hub/clock";
 import type { Counters } from "@hub/counters";
 import type { Devnet } from "@hub/devnet-app";
-import type { ReadinessCheck, ReconcilerChainConfig } from "@hub/hub-app";
+import type { ReadinessCheck, ReconcilerChainConfig, SolanaReconcilerChainConfig } from "@hub/hub-app";
 import { openStore } from "@hub/store";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
@@ -191,6 +191,8 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
         loadCatalog,
         parseProvidersConfig,
         reconcilerChainsFromManifest,
+        solanaReconcilerChainFromCatalog,
+        solanaReconcilerChainsFromManifest,
       },
       { startAdminChannel },
       { startMetricsListener },
@@ -209,6 +211,9 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       // The devnet's chains start from genesis on every start; facts of an earlier run are void.
       for (const chain of devnet.manifest.chains)
         await createChainFactsStore(store.sql).forgetChainHistory(chain.chainDomain);
+      // The Solana stand-in keeps its domain across starts, but not its history.
+      if (devnet.manifest.solana)
+        await createChainFactsStore(store.sql).forgetChainHistory(devnet.manifest.solana.chainDomain);
     }
     phaseDone("catalog");
     const reconcilerChains: ReconcilerChainConfig[] = devnet
@@ -241,6 +246,20 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
           ];
         });
 
+    const solanaReconcilerChains: SolanaReconcilerChainConfig[] = devnet
+      ? solanaReconcilerChainsFromManifest(devnet.manifest)
+      : catalog.families.solana.flatMap((chain) => {
+          const rpcUrl = config.HUB_CHAIN_RPC_URLS?.[chain.chainDomain];
+          if (!rpcUrl) {
+            logger.warn(
+              { chainDomain: chain.chainDomain },
+              "no RPC URL for this catalog chain: it is not indexed",
+            );
+            return [];
+          }
+          return [solanaReconcilerChainFromCatalog(chain, rpcUrl)];
+        });
+
     let counters: Counters;
     const readinessChecks: ReadinessCheck[] = [];
     if (config.REDIS_URL) {
@@ -269,7 +288,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       counters,
       sql: store.sql,
       providers,
-      reconciler: { chains: reconcilerChains },
+      reconciler: { chains: reconcilerChains, solanaChains: solanaReconcilerChains },
       readiness: { extraChecks: readinessChecks, maxLagBlocks: config.HUB_READY_MAX_LAG_BLOCKS },
       logger: logger.child({ part: "hub" }),
       replicaId: config.HUB_REPLICA_ID,

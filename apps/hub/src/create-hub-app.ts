@@ -37,6 +37,7 @@ import { createProxyQuoteSource } from "./quotes/proxy/proxy-quote-source.js";
 import { createSwapRouterReader } from "./quotes/proxy/swap-router-reader.js";
 import { createQuoteMetrics } from "./quotes/quote-metrics.js";
 import { createReconciler, type ReconcilerChainConfig } from "./reconciler/create-reconciler.js";
+import type { SolanaReconcilerChainConfig } from "./reconciler/index-solana-chain.js";
 import { registerHubRoutes } from "./routes/hub-routes.js";
 import { createCatalogService } from "./services/catalog-service.js";
 import { createOnchainService } from "./services/onchain-service.js";
@@ -93,6 +94,8 @@ export interface QuoteChainRpc {
 export interface HubReconcilerOptions {
   /** Each chain with its RPC URL, settlers and start block: reconcilerChainsFromManifest(manifest) on the devnet. */
   chains: readonly ReconcilerChainConfig[];
+  /** Solana chains: solanaReconcilerChainsFromManifest(manifest) on the devnet. */
+  solanaChains?: readonly SolanaReconcilerChainConfig[];
   confirmations?: number;
   pollIntervalMs?: number;
 }
@@ -155,6 +158,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       ? createReconciler({
           sql: deps.sql,
           chains: deps.reconciler.chains,
+          ...(deps.reconciler.solanaChains ? { solanaChains: deps.reconciler.solanaChains } : {}),
           clock,
           logger: logger.child({ component: "reconciler" }),
           // The lease row names the replica that leads, so an operator can tell from the database.

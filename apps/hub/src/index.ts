@@ -8,7 +8,12 @@ export {
 } from "./create-hub-app.js";
 export { catalogConsistencyProblems, loadCatalog } from "./load-catalog.js";
 export type { ReconcilerChainConfig } from "./reconciler/create-reconciler.js";
-export { reconcilerChainsFromManifest } from "./reconciler/reconciler-chains-from-manifest.js";
+export type { SolanaReconcilerChainConfig } from "./reconciler/index-solana-chain.js";
+export {
+  reconcilerChainsFromManifest,
+  solanaReconcilerChainFromCatalog,
+  solanaReconcilerChainsFromManifest,
+} from "./reconciler/reconciler-chains-from-manifest.js";
 export { type ChainFactsStore, createChainFactsStore } from "./store/chain-facts-store.js";
 export { createReservationBook } from "./submissions/create-reservation-book.js";
 export {

@@ -87,7 +87,7 @@ describe("on-chain views", () => {
     await setWatermark(db.sql, SOURCE_DOMAIN, 31337, 200, T + 61);
     const due = await read<OnchainRefund>(`/v1/onchain/${id}/refund?chainDomain=${SOURCE_DOMAIN}`);
     assert.deepEqual([due.refundable, due.reason], [true, "refundable"]);
-    assert.ok(due.step);
+    assert.ok(due.step && "chainId" in due.step, "an EVM escrow's refund is a transaction to send");
     assert.deepEqual([due.step.chainId, due.step.to, due.step.value], [31337, ESCROW, "0"]);
     const decoded = decodeFunctionData({ abi: inputSettlerEscrowAbi, data: due.step.data as `0x${string}` });
     assert.equal(decoded.functionName, "refund");

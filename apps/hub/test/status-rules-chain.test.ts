@@ -8,6 +8,7 @@ import {
   type MandateOutputRecord,
   nextChainStatus,
   type OutputFilledFact,
+  type SolanaDepositFact,
 } from "../src/status-rules/index.js";
 
 interface MoveRow {
@@ -305,5 +306,82 @@ describe("chain view derived from indexed facts", () => {
     assert.equal(view?.filled, true);
     assert.equal(view?.settled, true);
     assert.equal(view?.settle?.txHash, finalised.txHash);
+  });
+});
+
+const solanaUser = "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T";
+const solanaDeposit: SolanaDepositFact = {
+  chainDomain: "solana:ALp6S2nUSo7tbhRuHnujQR6RuA4iCc3J",
+  blockNumber: 90,
+  blockHash: "",
+  blockTimestamp: new Date(90_000).toISOString(),
+  txHash: "5".repeat(88),
+  logIndex: 1,
+  settler: "8qbHbw2BbbTHBW1sbeqakYXVKRQM8Ne7pLK7m6CVfeR",
+  vault: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+  user: solanaUser,
+  mint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+  amount: "5000000",
+  terms: {
+    user: solanaUser,
+    mint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+    amount: "5000000",
+    expires: fillDeadline + 600,
+    fillDeadline,
+    output,
+  },
+};
+
+describe("chain view of a Solana escrow order (deposit, EVM fill, release, refund)", () => {
+  test("a deposit matching the order's terms is the Open: OPEN, with the user as sponsor and the terms' deadlines", () => {
+    const view = deriveChainView(facts({ solanaDeposit }), before);
+    assert.equal(view?.status, "OPEN");
+    assert.equal(view?.open?.txHash, solanaDeposit.txHash);
+    assert.equal(view?.sponsor, solanaUser);
+    assert.equal(view?.order, undefined, "a Solana escrow order has no StandardOrder");
+    assert.equal(view?.fillDeadline, new Date(fillDeadline * 1000).toISOString());
+    assert.deepEqual(view?.outputChainIds, ["31338"]);
+  });
+
+  test("a deposit of another amount than the terms is not the Open", () => {
+    assert.equal(
+      deriveChainView(facts({ solanaDeposit: { ...solanaDeposit, amount: "1" } }), before),
+      undefined,
+    );
+  });
+
+  test("a deposit the hub holds no terms for is OPEN without deadlines and never EXPIRED", () => {
+    const { terms: _, ...bare } = solanaDeposit;
+    const view = deriveChainView(facts({ solanaDeposit: bare }), after);
+    assert.equal(view?.status, "OPEN");
+    assert.equal(view?.fillDeadline, undefined);
+  });
+
+  test("the EVM fill of the terms' output in time is FILLED; unfilled past fillDeadline is EXPIRED", () => {
+    assert.equal(deriveChainView(facts({ solanaDeposit, fills: [fill()] }), before)?.status, "FILLED");
+    assert.equal(deriveChainView(facts({ solanaDeposit }), after)?.status, "EXPIRED");
+  });
+
+  test("the settler's release is SETTLED and its refund REFUNDED", () => {
+    const payout = {
+      ...solanaDeposit,
+      blockNumber: 95,
+      txHash: "6".repeat(88),
+      settler: solanaDeposit.settler,
+    };
+    const released = deriveChainView(
+      facts({
+        solanaDeposit,
+        fills: [fill()],
+        finalised: { ...payout, solver: `0x${"99".repeat(32)}`, destination: "x" },
+      }),
+      after,
+    );
+    assert.deepEqual(
+      [released?.status, released?.settled, released?.settle?.txHash],
+      ["SETTLED", true, payout.txHash],
+    );
+    const refunded = deriveChainView(facts({ solanaDeposit, refunded: payout }), after);
+    assert.deepEqual([refunded?.status, refunded?.refund?.txHash], ["REFUNDED", payout.txHash]);
   });
 });

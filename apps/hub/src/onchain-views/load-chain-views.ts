@@ -21,9 +21,7 @@ export async function loadChainViews(
     store.readChainFacts(onchainOrderIds),
     store.listWatermarks(),
   ]);
-  const until = new Map(
-    watermarks.map((watermark) => [String(watermark.chainId), watermark.lastBlockTimestamp]),
-  );
+  const until = new Map(watermarks.map((watermark) => [watermark.oifChainId, watermark.lastBlockTimestamp]));
   const views = new Map<string, LoadedChainView>();
   for (const [id, orderFacts] of facts) {
     const view = deriveChainView(orderFacts, until);

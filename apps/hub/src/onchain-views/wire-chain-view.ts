@@ -5,12 +5,13 @@ import type { LoadedChainView } from "./load-chain-views.js";
 
 type WireChainFill = WireChainView["fills"][number];
 
+/** A Solana event has no block hash (its txHash is the transaction signature, blockNumber its slot). */
 export function chainEventOf(ref: ChainLogRef): ChainEvent {
   return {
     chainDomain: ref.chainDomain,
     txHash: ref.txHash,
     blockNumber: ref.blockNumber,
-    blockHash: ref.blockHash,
+    ...(ref.blockHash === "" ? {} : { blockHash: ref.blockHash }),
     logIndex: ref.logIndex,
     at: ref.blockTimestamp,
   };
@@ -54,6 +55,6 @@ export function wireChainView(loaded: LoadedChainView): WireChainView {
   if (view.refund) wire.refundedTx = chainEventOf(view.refund);
   if (view.fillDeadline) wire.fillDeadline = view.fillDeadline;
   if (view.expires) wire.expires = view.expires;
-  if (view.order) wire.sponsor = view.order.user;
+  if (view.sponsor) wire.sponsor = view.sponsor;
   return wire;
 }

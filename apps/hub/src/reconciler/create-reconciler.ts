@@ -4,8 +4,20 @@ import type { SqlClient } from "@hub/store";
 import type { Logger } from "pino";
 import { createChainFactsStore, WatermarkConflictError } from "../store/chain-facts-store.js";
 import { createQuoteStore } from "../store/quote-store.js";
+import type { ChainIndexState, ChainProgress } from "./chain-progress.js";
 import type { ChainBlock, ChainReader } from "./chain-reader.js";
 import { createEvmChainReader } from "./create-evm-chain-reader.js";
+import { createSolanaChainReader } from "./create-solana-chain-reader.js";
+import {
+  defaultSolanaIndexLimits,
+  indexSolanaChain,
+  type SolanaIndexContext,
+  type SolanaIndexLimits,
+  type SolanaReconcilerChainConfig,
+} from "./index-solana-chain.js";
+import type { SolanaChainReader } from "./solana-chain-reader.js";
+
+export type { ChainIndexState, ChainProgress } from "./chain-progress.js";
 
 export interface ReconcilerChainConfig {
   /** CAIP-2, e.g. "eip155:31337"; the watermark's key. */
@@ -36,18 +48,13 @@ export interface ReconcilerDeps {
   instanceId?: string;
   /** Defaults to EVM JSON-RPC over HTTP at the chain's rpcUrl. */
   createChainReader?: (chain: ReconcilerChainConfig) => ChainReader;
+  /** Solana chains: the escrow's vaults and the token accounts of orders awaiting a Solana fill. */
+  solanaChains?: readonly SolanaReconcilerChainConfig[];
+  /** Defaults to Solana JSON-RPC over HTTP at the chain's rpcUrl. */
+  createSolanaChainReader?: (chain: SolanaReconcilerChainConfig) => SolanaChainReader;
+  solanaLimits?: Partial<SolanaIndexLimits>;
   /** The leader deletes quotes no order refers to once this long past registrable, one batch a tick; absent: none. */
   quotePruning?: { retentionMs: number; batchSize?: number };
-}
-
-export interface ChainProgress {
-  chainDomain: string;
-  /** First and last block indexed in this tick; absent when nothing new was safe to index. */
-  fromBlock?: number;
-  toBlock?: number;
-  ranges: number;
-  factsWritten: number;
-  error?: string;
 }
 
 export interface TickResult {
@@ -55,19 +62,6 @@ export interface TickResult {
   chains: ChainProgress[];
   /** Quotes past their retention deleted in this tick. */
   quotesPruned: number;
-}
-
-/** What this instance last saw of one chain; the operations metrics read it at each scrape. */
-export interface ChainIndexState {
-  chainDomain: string;
-  /** The safe head (head less confirmations) at the last tick that read it. */
-  safeHead?: number;
-  /** The last block indexed (the watermark) as this instance last knew it. */
-  indexedBlock?: number;
-  /** When a tick last indexed this chain up to its safe head (ms since the epoch). */
-  caughtUpAtMs?: number;
-  /** Ticks in which this chain could not be indexed. */
-  errors: number;
 }
 
 export interface Reconciler {
@@ -98,8 +92,29 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
   const makeReader = deps.createChainReader ?? ((chain) => createEvmChainReader({ rpcUrl: chain.rpcUrl }));
   const readers = new Map(deps.chains.map((chain) => [chain.chainDomain, makeReader(chain)]));
   const verifiedChainIds = new Set<string>();
+  const solanaChains = deps.solanaChains ?? [];
+  const allDomains = [...deps.chains, ...solanaChains].map((chain) => chain.chainDomain);
   const states = new Map<string, ChainIndexState>(
-    deps.chains.map((chain) => [chain.chainDomain, { chainDomain: chain.chainDomain, errors: 0 }]),
+    allDomains.map((chainDomain) => [chainDomain, { chainDomain, errors: 0 }]),
+  );
+  const makeSolanaReader =
+    deps.createSolanaChainReader ?? ((chain) => createSolanaChainReader({ rpcUrl: chain.rpcUrl }));
+  const solanaContexts = new Map<string, SolanaIndexContext>(
+    solanaChains.map((chain) => [
+      chain.chainDomain,
+      {
+        chain,
+        reader: makeSolanaReader(chain),
+        store,
+        clock: deps.clock,
+        lease,
+        limits: { ...defaultSolanaIndexLimits, ...deps.solanaLimits },
+        holdLease: () => holdLease(false),
+        stopping: () => stopping,
+        state: states.get(chain.chainDomain),
+        genesisChecked: false,
+      },
+    ]),
   );
   let leader = false;
   let leaseRenewedAt = 0;
@@ -202,10 +217,13 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
       throw error;
     });
     if (!leader) return { leader: false, chains: [], quotesPruned: 0 };
-    const results = await Promise.allSettled(deps.chains.map((chain) => indexChain(chain)));
+    const results = await Promise.allSettled([
+      ...deps.chains.map((chain) => indexChain(chain)),
+      ...[...solanaContexts.values()].map((context) => indexSolanaChain(context)),
+    ]);
     const chains = results.map((result, index): ChainProgress => {
       if (result.status === "fulfilled") return result.value;
-      const chainDomain = deps.chains[index]?.chainDomain ?? "unknown";
+      const chainDomain = allDomains[index] ?? "unknown";
       const error = result.reason instanceof Error ? result.reason.message : String(result.reason);
       const state = states.get(chainDomain);
       if (state) state.errors += 1;

@@ -4,7 +4,7 @@ import { type ChainFactsStore, createChainFactsStore } from "../store/chain-fact
 
 async function indexedUntil(store: ChainFactsStore): Promise<IndexedUntil> {
   const watermarks = await store.listWatermarks();
-  return new Map(watermarks.map((watermark) => [String(watermark.chainId), watermark.lastBlockTimestamp]));
+  return new Map(watermarks.map((watermark) => [watermark.oifChainId, watermark.lastBlockTimestamp]));
 }
 
 /** The chain objects of several orders (list entries); ids without facts are absent from the map. */

@@ -8,6 +8,7 @@ import {
 import { loadBridgeTransfer } from "../onchain-views/load-bridge-transfer.js";
 import { type LoadedChainViews, loadChainViews } from "../onchain-views/load-chain-views.js";
 import { refundStep } from "../onchain-views/refund-step.js";
+import { solanaRefund } from "../onchain-views/solana-refund.js";
 import { wireBridgeFill } from "../onchain-views/wire-bridge-transfer.js";
 import { chainEventOf, watermarkOf, wireFills } from "../onchain-views/wire-chain-view.js";
 import type { ChainFactsStore } from "../store/chain-facts-store.js";
@@ -43,7 +44,7 @@ export function createOnchainService(
         return { orderId, filled: false, settled: false, status: null, fills: [], watermarks: [] };
       }
       const { view } = loaded;
-      const chainIds = new Set(view.order?.outputs.map((output) => output.chainId));
+      const chainIds = new Set(view.outputChainIds);
       if (view.order) chainIds.add(view.order.originChainId);
       const domains = new Set(
         [...view.fills, view.open, view.settle, view.refund].map((ref) => ref?.chainDomain),
@@ -55,9 +56,7 @@ export function createOnchainService(
         status: view.status,
         fills: wireFills(loaded),
         watermarks: watermarks
-          .filter(
-            (watermark) => chainIds.has(String(watermark.chainId)) || domains.has(watermark.chainDomain),
-          )
+          .filter((watermark) => chainIds.has(watermark.oifChainId) || domains.has(watermark.chainDomain))
           .map(watermarkOf),
       };
       if (view.open) fill.openTx = chainEventOf(view.open);
@@ -90,6 +89,10 @@ export function createOnchainService(
         if (transfer && (chainDomain === undefined || chainDomain === sourceDomain)) {
           return { orderId, refundable: false, reason: "no-refund" };
         }
+      }
+      const deposit = loaded?.facts.solanaDeposit;
+      if (loaded && !open && deposit && (chainDomain === undefined || deposit.chainDomain === chainDomain)) {
+        return solanaRefund(orderId, loaded, deposit, watermarks);
       }
       if (!loaded || !open || (chainDomain !== undefined && open.chainDomain !== chainDomain)) {
         return { orderId, refundable: false, reason: "unknown-order" };

@@ -9,7 +9,7 @@ import {
 } from "@hub/contract";
 import { isUniqueViolation } from "@hub/store";
 import type { Logger } from "pino";
-import { completesOnOpenFor } from "../lanes/lane-table.js";
+import { completesOnOpenFor, laneTable } from "../lanes/lane-table.js";
 import type { OutboundLimiter, ReleaseSlot } from "../limits/outbound-limiter.js";
 import { type ProviderState, reapproveOpenFlowQuote } from "../open-flow/reapprove-open-flow-quote.js";
 import { verifyOpenFlowSignature } from "../open-flow/verify-open-flow-signature.js";
@@ -23,6 +23,7 @@ import {
   moveOnExistingReservation,
   settleForward,
 } from "../submissions/reservation-rules.js";
+import { verifySolanaEnvelope } from "../submissions/verify-solana-envelope.js";
 import type { SubmitOrderOutcome } from "../upstream/oif-aggregator-client.js";
 import type { Caller } from "./caller.js";
 
@@ -290,6 +291,9 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
         });
       }
       const signature = normaliseOpenForSignature(quote.lane, request.signature);
+      // Checked before anything is reserved or forwarded: a bad envelope leaves no trace.
+      if (laneTable[quote.lane].signature === "solana-envelope" && signature !== undefined)
+        verifySolanaEnvelope(quote.template.quoteResponse, signature);
       const id = hubOrderId(quote.quoteId);
       const requestFingerprint = canonicalSha256({
         quoteRequestId: request.quoteRequestId,

@@ -34,10 +34,40 @@ export interface RefundedFact extends ChainLogRef {
   settler: string;
 }
 
+/** What a Solana escrow order commits to, from the hub's quote once it hashes to the order id. */
+export interface SolanaOrderTerms {
+  /** base58. */
+  user: string;
+  mint: string;
+  amount: string;
+  /** Unix seconds. */
+  expires: number;
+  fillDeadline: number;
+  output: MandateOutputRecord;
+}
+
+/**
+ * A deposit into the Solana escrow's vault whose memo names the order (a Solana transaction: txHash is
+ * its signature, blockNumber its slot, blockHash empty, logIndex the memo instruction).
+ */
+export interface SolanaDepositFact extends ChainLogRef {
+  /** The escrow settler that owns the vault (base58). */
+  settler: string;
+  vault: string;
+  /** Who signed the transfer (base58). */
+  user: string;
+  mint: string;
+  amount: string;
+  /** Absent when the hub holds no quote whose terms hash to the order id. */
+  terms?: SolanaOrderTerms;
+}
+
 /** Every indexed event for one on-chain order id. */
 export interface ChainFacts {
   onchainOrderId: string;
   open?: OpenFact;
+  /** The Solana escrow's counterpart of open: releases and refunds land in finalised and refunded. */
+  solanaDeposit?: SolanaDepositFact;
   fills: OutputFilledFact[];
   finalised?: FinalisedFact;
   refunded?: RefundedFact;

@@ -1,6 +1,16 @@
-import type { ChainFacts, ChainLogRef, FinalisedFact, OutputFilledFact } from "./chain-facts.js";
+import type {
+  ChainFacts,
+  ChainLogRef,
+  FinalisedFact,
+  OutputFilledFact,
+  SolanaDepositFact,
+} from "./chain-facts.js";
 import { type ChainStatus, type ChainTrigger, nextChainStatus } from "./chain-status.js";
-import { type StandardOrderRecord, sameMandateOutput } from "./standard-order-record.js";
+import {
+  type MandateOutputRecord,
+  type StandardOrderRecord,
+  sameMandateOutput,
+} from "./standard-order-record.js";
 
 export interface ChainFillView extends ChainLogRef {
   solver: string;
@@ -22,8 +32,14 @@ export interface ChainSettleView extends ChainLogRef {
 export interface ChainView {
   status: ChainStatus;
   onchainOrderId: string;
+  /** The escrow Open, or the Solana escrow deposit. */
   open?: ChainLogRef;
+  /** The StandardOrder of an EVM escrow's Open; absent for a Solana escrow order. */
   order?: StandardOrderRecord;
+  /** The order's user on its source chain (EVM address or Solana key). */
+  sponsor?: string;
+  /** The OIF chain ids of the order's outputs (empty while the order's terms are unknown). */
+  outputChainIds: string[];
   fillDeadline?: string;
   expires?: string;
   fills: ChainFillView[];
@@ -52,15 +68,52 @@ function isoFromUnixSeconds(seconds: number): string {
   return new Date(seconds * 1000).toISOString();
 }
 
-function fillView(fill: OutputFilledFact, order: StandardOrderRecord | undefined): ChainFillView {
-  const index = order ? order.outputs.findIndex((output) => sameMandateOutput(output, fill.output)) : -1;
+/** What the status rules need of an order: its outputs and deadlines, from whichever escrow opened it. */
+interface OrderTerms {
+  outputs: readonly MandateOutputRecord[];
+  fillDeadline: number;
+  expires: number;
+  sponsor: string;
+}
+
+/** A Solana deposit counts as the open only when it matches the terms the order id commits to (if known). */
+function solanaOpen(deposit: SolanaDepositFact | undefined): SolanaDepositFact | undefined {
+  const terms = deposit?.terms;
+  if (!deposit || !terms) return deposit;
+  const matches =
+    deposit.user === terms.user && deposit.mint === terms.mint && deposit.amount === terms.amount;
+  return matches ? deposit : undefined;
+}
+
+function termsOf(facts: ChainFacts): OrderTerms | undefined {
+  const order = facts.open?.order;
+  if (order) {
+    return {
+      outputs: order.outputs,
+      fillDeadline: order.fillDeadline,
+      expires: order.expires,
+      sponsor: order.user,
+    };
+  }
+  const terms = solanaOpen(facts.solanaDeposit)?.terms;
+  if (!terms) return undefined;
+  return {
+    outputs: [terms.output],
+    fillDeadline: terms.fillDeadline,
+    expires: terms.expires,
+    sponsor: terms.user,
+  };
+}
+
+function fillView(fill: OutputFilledFact, terms: OrderTerms | undefined): ChainFillView {
+  const index = terms ? terms.outputs.findIndex((output) => sameMandateOutput(output, fill.output)) : -1;
   return {
     ...logRef(fill),
     solver: fill.solver,
     filledAt: isoFromUnixSeconds(fill.timestamp),
     finalAmount: fill.finalAmount,
     outputIndex: index === -1 ? null : index,
-    inTime: index !== -1 && order !== undefined && fill.timestamp <= order.fillDeadline,
+    inTime: index !== -1 && terms !== undefined && fill.timestamp <= terms.fillDeadline,
   };
 }
 
@@ -80,19 +133,22 @@ function byChainPosition(a: ChainLogRef, b: ChainLogRef): number {
  */
 export function deriveChainView(facts: ChainFacts, indexedUntil: IndexedUntil): ChainView | undefined {
   const order = facts.open?.order;
-  const fills = [...facts.fills].sort(byChainPosition).map((fill) => fillView(fill, order));
+  const deposit = order ? undefined : solanaOpen(facts.solanaDeposit);
+  const open = facts.open ?? deposit;
+  const terms = termsOf(facts);
+  const fills = [...facts.fills].sort(byChainPosition).map((fill) => fillView(fill, terms));
   const filledOutputs = new Set(fills.filter((fill) => fill.inTime).map((fill) => fill.outputIndex));
   // An order without outputs can never be finalised (finalise needs one solve per output, at least one).
-  const outputs = order?.outputs ?? [];
+  const outputs = terms?.outputs ?? [];
   const outputsFilled = outputs.length > 0 && outputs.every((_, index) => filledOutputs.has(index));
 
   const triggers: ChainTrigger[] = fills.map(() => ({ kind: "fill-observed", outputsFilled: false }));
-  if (order) {
+  if (open) {
     triggers.push({ kind: "open-observed", outputsFilled });
-    const windowClosed = order.outputs.some((output, index) => {
+    const windowClosed = terms?.outputs.some((output, index) => {
       if (filledOutputs.has(index)) return false;
       const until = indexedUntil.get(output.chainId);
-      return until !== undefined && until > order.fillDeadline;
+      return until !== undefined && until > terms.fillDeadline;
     });
     if (windowClosed) triggers.push({ kind: "fill-window-closed" });
   }
@@ -106,15 +162,19 @@ export function deriveChainView(facts: ChainFacts, indexedUntil: IndexedUntil): 
   const view: ChainView = {
     status,
     onchainOrderId: facts.onchainOrderId,
+    outputChainIds: outputs.map((output) => output.chainId),
     fills,
     filled: outputsFilled || facts.finalised !== undefined,
     settled: status === "SETTLED",
   };
-  if (facts.open && order) {
-    view.open = logRef(facts.open);
-    view.order = order;
-    view.fillDeadline = isoFromUnixSeconds(order.fillDeadline);
-    view.expires = isoFromUnixSeconds(order.expires);
+  if (open) view.open = logRef(open);
+  if (order) view.order = order;
+  if (terms) {
+    view.sponsor = terms.sponsor;
+    view.fillDeadline = isoFromUnixSeconds(terms.fillDeadline);
+    view.expires = isoFromUnixSeconds(terms.expires);
+  } else if (deposit) {
+    view.sponsor = deposit.user;
   }
   if (facts.finalised) view.settle = settleView(facts.finalised);
   if (facts.refunded) view.refund = logRef(facts.refunded);

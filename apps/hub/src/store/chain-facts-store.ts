@@ -1,19 +1,34 @@
+import {
+  addressToBytes32,
+  type MandateOutput,
+  solanaEscrowOrderId,
+  solanaKeyToBytes32,
+  solanaOutputHash,
+} from "@hub/chain";
 import type { OnchainTxOrder } from "@hub/contract";
 import { isStorableText, type SqlClient, type SqlExecutor } from "@hub/store";
 import type { BridgeLog, ChainBlock, OrderLog } from "../reconciler/chain-reader.js";
+import type { SolanaOrderFact } from "../reconciler/read-solana-order-fact.js";
 import type {
   ChainFacts,
   ChainLogRef,
   MandateOutputRecord,
   OutputFilledFact,
+  SolanaDepositFact,
+  SolanaOrderTerms,
   StandardOrderRecord,
 } from "../status-rules/index.js";
 
 /** How far the reconciler has indexed one chain: every block up to lastBlock, inclusive. */
 export interface ChainWatermark {
   chainDomain: string;
+  /** 0 on a Solana chain, which has no EVM chain id. */
   chainId: number;
+  /** The chain id OIF outputs name it by: the EVM chain id, or a Solana chain's genesis hash as a uint256. */
+  oifChainId: string;
+  /** The last block (a Solana chain: the slot read before its addresses were caught up). */
   lastBlock: number;
+  /** The last block's hash; on a Solana chain its genesis hash (0x hex), which never changes. */
   lastBlockHash: string;
   /** Unix seconds of lastBlock. */
   lastBlockTimestamp: number;
@@ -112,6 +127,45 @@ export interface ChainFactsStore {
   findBridgeLogs(
     depositId: string,
   ): Promise<{ deposit: BridgeDepositLog | undefined; releases: BridgeReleaseLog[] }>;
+  /** The newest signature processed of one watched Solana address, or undefined when never read. */
+  getSolanaAddressWatermark(
+    chainDomain: string,
+    address: string,
+  ): Promise<SolanaAddressWatermark | undefined>;
+  /**
+   * Writes the facts of a run of an address's history (processed oldest first) and moves that address's
+   * watermark to the run's newest signature, in one transaction: only from the value the run was read
+   * from and while this holder has the lease, otherwise WatermarkConflictError and nothing written.
+   */
+  writeSolanaBatch(batch: SolanaBatch): Promise<number>;
+  /**
+   * EVM orders opened with an output on this Solana chain (by its OIF chain id) that have no indexed
+   * Solana fill, are neither settled nor refunded, and whose fillDeadline is at or after `since`
+   * (unix seconds): the newest `limit` of them, each with its output's recipient and token.
+   */
+  awaitingSolanaFills(
+    oifChainId: string,
+    since: number,
+    limit: number,
+  ): Promise<Array<{ onchainOrderId: string; recipient: string; token: string; openedAt: number }>>;
+}
+
+export interface SolanaAddressWatermark {
+  lastSignature: string;
+  lastSlot: number;
+}
+
+export interface SolanaBatch {
+  chainDomain: string;
+  /** The chain's genesis hash as 0x hex (what its observation mark carries as block hash). */
+  genesisHex: string;
+  address: string;
+  /** The address's watermark the run was read from; null when it was never read. */
+  expectedSignature: string | null;
+  last: { signature: string; slot: number; blockTime: number };
+  facts: readonly SolanaOrderFact[];
+  observedAt: Date;
+  lease: { name: string; holder: string };
 }
 
 interface WatermarkRow {
@@ -130,6 +184,9 @@ function watermarkFromRow(row: WatermarkRow): ChainWatermark {
   return {
     chainDomain: row.chain_domain,
     chainId: Number(row.chain_id),
+    oifChainId: row.chain_domain.startsWith("solana:")
+      ? BigInt(row.last_block_hash).toString()
+      : row.chain_id,
     lastBlock: Number(row.last_block),
     lastBlockHash: row.last_block_hash,
     lastBlockTimestamp: Number(row.last_block_timestamp),
@@ -204,6 +261,8 @@ const FACT_TABLES = [
   "bridge_deposits",
   "bridge_releases",
   "chain_observation_marks",
+  "solana_order_facts",
+  "solana_address_watermarks",
 ] as const;
 
 const leaseHeld = `EXISTS (SELECT 1 FROM reconciler_leases
@@ -349,6 +408,143 @@ async function markObservation(tx: SqlExecutor, range: IndexedRange): Promise<vo
   );
 }
 
+const solanaLeaseHeld = `EXISTS (SELECT 1 FROM reconciler_leases
+  WHERE name = $5 AND holder = $6 AND expires_at > now())`;
+
+async function moveSolanaAddressWatermark(tx: SqlExecutor, batch: SolanaBatch): Promise<boolean> {
+  const params = [
+    batch.chainDomain,
+    batch.address,
+    batch.last.signature,
+    batch.last.slot,
+    batch.lease.name,
+    batch.lease.holder,
+    batch.observedAt.toISOString(),
+  ];
+  const rows =
+    batch.expectedSignature === null
+      ? await tx.query(
+          `INSERT INTO solana_address_watermarks (chain_domain, address, last_signature, last_slot, updated_at)
+           SELECT $1::text, $2::text, $3::text, $4::bigint, $7::timestamptz WHERE ${solanaLeaseHeld}
+           ON CONFLICT (chain_domain, address) DO NOTHING RETURNING address`,
+          params,
+        )
+      : await tx.query(
+          `UPDATE solana_address_watermarks SET last_signature = $3, last_slot = $4, updated_at = $7
+           WHERE chain_domain = $1 AND address = $2 AND last_signature = $8 AND ${solanaLeaseHeld}
+           RETURNING address`,
+          [...params, batch.expectedSignature],
+        );
+  return rows.length === 1;
+}
+
+async function insertSolanaFact(tx: SqlExecutor, batch: SolanaBatch, fact: SolanaOrderFact): Promise<number> {
+  const rows = await tx.query(
+    `INSERT INTO solana_order_facts (chain_domain, signature, kind, onchain_order_id, slot, block_time,
+       instruction_index, mint, amount, authority, destination, destination_owner, evm_solver, output, observed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10, $11, $12, $13, $14::jsonb, $15)
+     ON CONFLICT (chain_domain, signature) DO NOTHING RETURNING 1 AS written`,
+    [
+      batch.chainDomain,
+      fact.signature,
+      fact.kind,
+      fact.onchainOrderId,
+      fact.slot,
+      fact.blockTime,
+      fact.instructionIndex,
+      fact.mint,
+      fact.amount,
+      fact.authority,
+      fact.destination,
+      fact.destinationOwner,
+      fact.evmSolver ?? null,
+      fact.output ? JSON.stringify(fact.output) : null,
+      batch.observedAt.toISOString(),
+    ],
+  );
+  return rows.length;
+}
+
+interface SolanaFactRow {
+  onchain_order_id: string;
+  chain_domain: string;
+  signature: string;
+  kind: SolanaOrderFact["kind"];
+  slot: string;
+  block_time: string;
+  instruction_index: number;
+  mint: string;
+  amount: string;
+  authority: string;
+  destination: string;
+  destination_owner: string;
+  evm_solver: string | null;
+  output_settler: string | null;
+  output: unknown;
+}
+
+function solanaRef(row: SolanaFactRow): ChainLogRef {
+  return {
+    chainDomain: row.chain_domain,
+    blockNumber: Number(row.slot),
+    blockHash: "",
+    blockTimestamp: new Date(Number(row.block_time) * 1000).toISOString(),
+    txHash: row.signature,
+    logIndex: row.instruction_index,
+  };
+}
+
+function mandateOutputOf(output: MandateOutputRecord): MandateOutput {
+  return {
+    oracle: output.oracle as `0x${string}`,
+    settler: output.settler as `0x${string}`,
+    chainId: BigInt(output.chainId),
+    token: output.token as `0x${string}`,
+    amount: BigInt(output.amount),
+    recipient: output.recipient as `0x${string}`,
+    callbackData: output.callbackData as `0x${string}`,
+    context: output.context as `0x${string}`,
+  };
+}
+
+function hex32OfKey(key: string): string {
+  try {
+    return solanaKeyToBytes32(key);
+  } catch {
+    return `0x${"0".repeat(64)}`;
+  }
+}
+
+/**
+ * The terms of a Solana escrow order from the hub's own quote, kept only when they hash to the order
+ * id (sha256 over user, mint, amount, expires, outputHash) and the output to outputHash: the id
+ * commits to them, so terms from the quote are the terms the deposit was made under.
+ */
+function solanaTermsOf(onchainOrderId: string, payload: unknown): SolanaOrderTerms | undefined {
+  try {
+    const p = payload as {
+      escrowOrder: { user: string; mint: string; amount: string; expires: number; outputHash: `0x${string}` };
+      fillDeadline: number;
+      output: MandateOutputRecord;
+    };
+    const { escrowOrder, fillDeadline, output } = p;
+    const id = solanaEscrowOrderId({ ...escrowOrder, amount: BigInt(escrowOrder.amount) });
+    if (id !== onchainOrderId) return undefined;
+    if (solanaOutputHash(fillDeadline, mandateOutputOf(output)) !== escrowOrder.outputHash.toLowerCase())
+      return undefined;
+    return {
+      user: escrowOrder.user,
+      mint: escrowOrder.mint,
+      amount: escrowOrder.amount,
+      expires: escrowOrder.expires,
+      fillDeadline,
+      output: { ...output },
+    };
+  } catch {
+    return undefined;
+  }
+}
+
 export function createChainFactsStore(sql: SqlClient): ChainFactsStore {
   return {
     async acquireReconcilerLease(lease) {
@@ -430,7 +626,7 @@ export function createChainFactsStore(sql: SqlClient): ChainFactsStore {
         return found;
       };
       const where = "WHERE onchain_order_id = ANY($1::text[])";
-      const [opens, fills, finalisations, refunds] = await Promise.all([
+      const [opens, fills, finalisations, refunds, solana, solanaQuotes] = await Promise.all([
         sql.query<FactRow & { standard_order: unknown }>(
           `SELECT ${factColumns}, standard_order FROM chain_order_opens ${where}`,
           [ids],
@@ -447,6 +643,19 @@ export function createChainFactsStore(sql: SqlClient): ChainFactsStore {
           [ids],
         ),
         sql.query<FactRow>(`SELECT ${factColumns} FROM chain_order_refunds ${where}`, [ids]),
+        sql.query<SolanaFactRow>(
+          `SELECT onchain_order_id, chain_domain, signature, kind, slot::text AS slot, block_time::text AS block_time,
+             instruction_index, mint, amount::text AS amount, authority, destination, destination_owner, evm_solver,
+             output->>'settler' AS output_settler, output
+           FROM solana_order_facts ${where} ORDER BY chain_domain, slot, signature`,
+          [ids],
+        ),
+        sql.query<{ onchain_order_id: string; payload: unknown }>(
+          `SELECT DISTINCT ON (onchain_order_id) onchain_order_id, template->'quoteResponse'->'order'->'payload' AS payload
+           FROM quotes WHERE onchain_order_id = ANY($1::text[]) AND lane = 'oif-escrow-nonevm'
+           ORDER BY onchain_order_id, issued_at`,
+          [ids],
+        ),
       ]);
       for (const row of opens) {
         entry(row.onchain_order_id).open = {
@@ -472,6 +681,43 @@ export function createChainFactsStore(sql: SqlClient): ChainFactsStore {
         };
       }
       for (const row of refunds) entry(row.onchain_order_id).refunded = factRef(row);
+      const terms = new Map(solanaQuotes.map((row) => [row.onchain_order_id, row.payload]));
+      for (const row of solana) {
+        const found = entry(row.onchain_order_id);
+        const ref = solanaRef(row);
+        // The escrow honours the first deposit, release or refund of an order; later ones change nothing.
+        if (row.kind === "deposit" && !found.solanaDeposit) {
+          const deposit: SolanaDepositFact = {
+            ...ref,
+            settler: row.destination_owner,
+            vault: row.destination,
+            user: row.authority,
+            mint: row.mint,
+            amount: row.amount,
+          };
+          const known = solanaTermsOf(row.onchain_order_id, terms.get(row.onchain_order_id));
+          if (known) deposit.terms = known;
+          found.solanaDeposit = deposit;
+        } else if (row.kind === "release" && !found.finalised) {
+          found.finalised = {
+            ...ref,
+            settler: row.authority,
+            solver: hex32OfKey(row.destination_owner),
+            destination: row.destination,
+          };
+        } else if (row.kind === "refund" && !found.refunded) {
+          found.refunded = { ...ref, settler: row.authority };
+        } else if (row.kind === "fill" && row.evm_solver) {
+          found.fills.push({
+            ...ref,
+            settler: row.output_settler ?? "",
+            solver: addressToBytes32(row.evm_solver as `0x${string}`),
+            timestamp: Number(row.block_time),
+            output: parseJson<MandateOutputRecord>(row.output),
+            finalAmount: row.amount,
+          });
+        }
+      }
       return facts;
     },
 
@@ -490,11 +736,72 @@ export function createChainFactsStore(sql: SqlClient): ChainFactsStore {
            SELECT deposit_id, 'deposit', log_index FROM bridge_deposits WHERE chain_domain = $1 AND tx_hash = $2
            UNION ALL
            SELECT deposit_id, 'release', log_index FROM bridge_releases WHERE chain_domain = $1 AND tx_hash = $2
+           UNION ALL
+           SELECT onchain_order_id,
+                  CASE kind WHEN 'deposit' THEN 'open' WHEN 'release' THEN 'settle' ELSE kind END,
+                  instruction_index
+             FROM solana_order_facts WHERE chain_domain = $1 AND signature = $2
          ) events ORDER BY log_index LIMIT 1`,
         [chainDomain, txHash],
       );
       const row = rows[0];
       return row ? { onchainOrderId: row.onchain_order_id, event: row.event } : undefined;
+    },
+
+    async getSolanaAddressWatermark(chainDomain, address) {
+      const rows = await sql.query<{ last_signature: string; last_slot: string }>(
+        `SELECT last_signature, last_slot::text AS last_slot FROM solana_address_watermarks
+         WHERE chain_domain = $1 AND address = $2`,
+        [chainDomain, address],
+      );
+      const row = rows[0];
+      return row && { lastSignature: row.last_signature, lastSlot: Number(row.last_slot) };
+    },
+
+    writeSolanaBatch: (batch) =>
+      sql.transaction(async (tx) => {
+        if (!(await moveSolanaAddressWatermark(tx, batch)))
+          throw new WatermarkConflictError(`${batch.chainDomain} ${batch.address}`, null);
+        let written = 0;
+        for (const fact of batch.facts) written += await insertSolanaFact(tx, batch, fact);
+        if (written > 0) {
+          await markObservation(tx, {
+            chainDomain: batch.chainDomain,
+            chainId: 0,
+            expectedLastBlock: null,
+            toBlock: { number: batch.last.slot, hash: batch.genesisHex, timestamp: batch.last.blockTime },
+            logs: [],
+            blockTimestamps: new Map(),
+            observedAt: batch.observedAt,
+            lease: batch.lease,
+          });
+        }
+        return written;
+      }),
+
+    async awaitingSolanaFills(oifChainId, since, limit) {
+      const rows = await sql.query<{
+        onchain_order_id: string;
+        recipient: string;
+        token: string;
+        block_timestamp: string;
+      }>(
+        `SELECT o.onchain_order_id, output->>'recipient' AS recipient, output->>'token' AS token,
+                o.block_timestamp::text AS block_timestamp
+         FROM chain_order_opens o, jsonb_array_elements(o.standard_order->'outputs') AS output
+         WHERE output->>'chainId' = $1 AND o.fill_deadline >= $2
+           AND NOT EXISTS (SELECT 1 FROM solana_order_facts f WHERE f.onchain_order_id = o.onchain_order_id AND f.kind = 'fill')
+           AND NOT EXISTS (SELECT 1 FROM chain_order_finalisations f WHERE f.onchain_order_id = o.onchain_order_id)
+           AND NOT EXISTS (SELECT 1 FROM chain_order_refunds r WHERE r.onchain_order_id = o.onchain_order_id)
+         ORDER BY o.block_timestamp DESC, o.onchain_order_id LIMIT $3`,
+        [oifChainId, since, limit],
+      );
+      return rows.map((row) => ({
+        onchainOrderId: row.onchain_order_id,
+        recipient: row.recipient,
+        token: row.token,
+        openedAt: Number(row.block_timestamp),
+      }));
     },
 
     async findBridgeLogs(depositId) {

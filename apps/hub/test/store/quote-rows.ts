@@ -60,3 +60,27 @@ export async function storedQuoteIds(sql: SqlExecutor, quoteIds: readonly string
   );
   return rows.map((row) => row.quote_id);
 }
+
+/** A quote on the Solana lane (oif-escrow-nonevm) with the given upstream answer, registrable for ten minutes. */
+export async function seedSolanaQuote(
+  sql: SqlExecutor,
+  quote: { quoteId: string; orgId: string; quoteResponse: unknown; onchainOrderId: string },
+): Promise<{ quoteRequestId: string; quoteId: string }> {
+  const template = {
+    version: 1,
+    providerId: "devnet",
+    lane: "oif-escrow-nonevm",
+    orderType: "oif-svm-escrow-v0",
+    quoteResponse: quote.quoteResponse,
+    onchainOrderId: quote.onchainOrderId,
+    onchainOrderIdSource: "verified",
+  };
+  await sql.query(
+    `INSERT INTO quotes (quote_id, quote_request_id, org_id, subject, replica_id, lane, provider_id,
+       request_fingerprint, winner, template, onchain_order_id, issued_at, expires_at, registrable_until)
+     VALUES ($1, 'qr-' || $1, $2, 'user-1', 'r1', 'oif-escrow-nonevm', 'devnet', $3, '{}'::jsonb, $4::jsonb, $5,
+       now(), now() + interval '10 minutes', now() + interval '10 minutes')`,
+    [quote.quoteId, quote.orgId, "d".repeat(64), JSON.stringify(template), quote.onchainOrderId],
+  );
+  return { quoteRequestId: `qr-${quote.quoteId}`, quoteId: quote.quoteId };
+}

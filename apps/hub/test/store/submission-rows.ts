@@ -76,3 +76,15 @@ export async function seedReservation(
   );
   return id;
 }
+
+/** The state and on-chain order id of a quote's reservation. */
+export async function readSubmissionOnchainId(
+  sql: SqlExecutor,
+  quoteId: string,
+): Promise<{ onchain_order_id: string | null; state: string } | undefined> {
+  const [row] = await sql.query<{ onchain_order_id: string | null; state: string }>(
+    "SELECT onchain_order_id, state FROM submissions WHERE quote_id = $1",
+    [quoteId],
+  );
+  return row;
+}

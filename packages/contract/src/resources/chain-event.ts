@@ -1,14 +1,27 @@
 import { z } from "zod";
-import { blockNumberSchema, chainDomainSchema, hex32Schema, timestampSchema } from "./wire-scalars.js";
+import {
+  blockNumberSchema,
+  chainDomainSchema,
+  hex32Schema,
+  solanaSignatureSchema,
+  timestampSchema,
+} from "./wire-scalars.js";
 
 /** Where a fact was observed on chain: the transaction, its block and the block's time. */
 export const chainEventSchema = z
   .object({
     chainDomain: chainDomainSchema,
-    txHash: hex32Schema,
-    blockNumber: blockNumberSchema,
-    blockHash: hex32Schema.optional(),
-    logIndex: z.number().int().nonnegative().optional(),
+    txHash: z
+      .union([hex32Schema, solanaSignatureSchema])
+      .describe("The transaction hash; on a Solana chain the transaction signature (base58)."),
+    blockNumber: blockNumberSchema.describe("The block number; on a Solana chain the slot."),
+    blockHash: hex32Schema.optional().describe("Absent on a Solana chain."),
+    logIndex: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe("The log's index; on a Solana chain the index of the memo instruction naming the order."),
     at: timestampSchema.describe("Timestamp of the block holding the event."),
   })
   .meta({ id: "ChainEvent" });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { chainEventSchema, watermarkSchema } from "./chain-event.js";
 import { chainFillSchema, chainStatusSchema } from "./chain-view.js";
 import {
+  accountSchema,
   baseUnitsSchema,
   chainDomainSchema,
   evmAddressSchema,
@@ -87,6 +88,24 @@ export const refundStepSchema = z
   })
   .meta({ id: "RefundStep" });
 
+/**
+ * The refund of a Solana escrow order: no program lets the user withdraw, so the escrow's settler
+ * authority sends it once the chain's clock passes expiresAt; the user signs nothing.
+ */
+export const settlerRefundStepSchema = z
+  .object({
+    chainDomain: chainDomainSchema.describe("The Solana chain holding the deposit."),
+    sentBy: z.literal("escrow-settler").describe("Who sends the refund: the escrow's settler authority."),
+    settler: accountSchema.describe("The settler authority (base58) that signs the refund."),
+    payee: accountSchema.describe(
+      "The order's user (base58): the refund pays only them, to their token account.",
+    ),
+    memo: z
+      .string()
+      .describe("The refund transaction's memo, `refund:<orderId>`, which the refund view follows."),
+  })
+  .meta({ id: "SettlerRefundStep" });
+
 /** GET /onchain/{orderId}/refund: whether the order can be refunded and the step that does it. */
 export const onchainRefundSchema = z
   .object({
@@ -95,11 +114,16 @@ export const onchainRefundSchema = z
     reason: z
       .enum(["refundable", "unknown-order", "not-expired", "settled", "refunded", "no-refund"])
       .describe(
-        "refundable: expired and unsettled, send step. unknown-order: no Open (nor bridge deposit or release) observed for this id. not-expired: wait until expiresAt. settled: the solver was paid; nothing to refund. refunded: already refunded (see refundedTx). no-refund: the id is an open-flow bridge transfer; the bridge has no refund path (an unreleased deposit is a matter for the bridge operator).",
+        "refundable: expired and unsettled, send step (on a Solana escrow order the escrow settler sends it; the user signs nothing). unknown-order: no Open (nor bridge deposit or release) observed for this id. not-expired: wait until expiresAt. settled: the solver was paid; nothing to refund. refunded: already refunded (see refundedTx). no-refund: the id is an open-flow bridge transfer; the bridge has no refund path (an unreleased deposit is a matter for the bridge operator).",
       ),
     expiresAt: timestampSchema.optional().describe("When the escrow allows a refund (the order's expires)."),
     refundedTx: chainEventSchema.optional(),
-    step: refundStepSchema.optional().describe("Present when refundable."),
+    step: z
+      .union([refundStepSchema, settlerRefundStepSchema])
+      .optional()
+      .describe(
+        "Present when refundable: the transaction to send. On a Solana escrow order it is the escrow settler's refund, named while not expired and once refundable; nothing is sent by the user.",
+      ),
   })
   .meta({
     id: "OnchainRefund",

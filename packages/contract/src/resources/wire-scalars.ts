@@ -85,6 +85,13 @@ export const hex32Schema = z
   .max(66)
   .meta({ id: "Hex32", description: "32 bytes as lowercase `0x`-prefixed hex." });
 
+/** A Solana transaction signature: 64 bytes in base58. */
+export const solanaSignatureSchema = z
+  .string()
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/, "must be a Solana transaction signature (base58)")
+  .max(88)
+  .meta({ id: "SolanaSignature", description: "A Solana transaction signature: 64 bytes in base58." });
+
 /** Arbitrary bytes as lowercase 0x hex (calldata, callback data). */
 export const hexDataSchema = z
   .string()

@@ -1,0 +1,41 @@
+import { createPublicKey, verify } from "node:crypto";
+import { decodeBase58 } from "@hub/chain";
+import { HubError } from "@hub/contract";
+
+const ED25519_SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
+
+function refuse(message: string): never {
+  throw new HubError("EIN0001", { reference: "signature", message });
+}
+
+function solanaPayloadOf(quoteResponse: unknown): { sender: string; transactionMessage: string } {
+  const order = (quoteResponse as { order?: { payload?: Record<string, unknown> } } | undefined)?.order;
+  const sender = order?.payload?.sender;
+  const transactionMessage = order?.payload?.transactionMessage;
+  if (typeof sender !== "string" || typeof transactionMessage !== "string") {
+    throw new Error("a stored oif-escrow-nonevm quote has no sender and transactionMessage");
+  }
+  return { sender, transactionMessage };
+}
+
+/**
+ * Checks a 97-byte envelope (already length- and prefix-checked) against the stored quote: the public
+ * key (bytes 65..96) is the payload's `sender`, and the Ed25519 signature (bytes 1..64) verifies over
+ * the base64-decoded `transactionMessage`. The `digest` is a checksum and plays no part.
+ */
+export function verifySolanaEnvelope(quoteResponse: unknown, envelope: string): void {
+  const { sender, transactionMessage } = solanaPayloadOf(quoteResponse);
+  const bytes = Buffer.from(envelope, "base64");
+  const signature = bytes.subarray(1, 65);
+  const publicKey = bytes.subarray(65, 97);
+  const senderKey = decodeBase58(sender);
+  if (senderKey?.length !== 32 || !publicKey.equals(senderKey))
+    refuse("Solana lane: the envelope's public key is not the quote's sender.");
+  const key = createPublicKey({
+    key: Buffer.concat([ED25519_SPKI_PREFIX, publicKey]),
+    format: "der",
+    type: "spki",
+  });
+  if (!verify(null, Buffer.from(transactionMessage, "base64"), key, signature))
+    refuse("Solana lane: the signature does not verify over the quote's transactionMessage.");
+}
