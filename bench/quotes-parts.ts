@@ -8,7 +8,7 @@ import { type CatalogChain, canonicalSha256 } from "@hub/contract";
 import { createDevnet } from "@hub/devnet-app";
 import { pino } from "pino";
 import { request } from "undici";
-import { laneTable, type OifLane } from "../apps/hub/src/lanes/lane-table.js";
+import type { OifLane } from "../apps/hub/src/lanes/lane-table.js";
 import { buildOifQuoteRequest } from "../apps/hub/src/quotes/oif/build-oif-quote-request.js";
 import { oifCandidate } from "../apps/hub/src/quotes/oif/oif-candidate.js";
 import { vetOifQuote } from "../apps/hub/src/quotes/oif/vet-oif-quote.js";
