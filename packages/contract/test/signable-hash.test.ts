@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { test } from "node:test";
+import fc from "fast-check";
 import { canonicalJson, signableHash } from "../src/index.js";
 
 test("canonical JSON sorts keys at every depth, keeps array order and drops undefined members", () => {
@@ -15,4 +16,41 @@ test("signableHash is 0x + SHA-256 of the canonical JSON, independent of key ord
   assert.equal(signableHash({ kind: "solver-swap", amount: "1" }), expected);
   assert.equal(signableHash({ amount: "1", kind: "solver-swap" }), expected);
   assert.match(expected, /^0x[0-9a-f]{64}$/);
+});
+
+/** The first canonicalJson, kept as the reference the faster one is held to. */
+function referenceCanonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map((item) => referenceCanonicalJson(item ?? null)).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, item]) => item !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${referenceCanonicalJson(item)}`).join(",")}}`;
+}
+
+test("canonical JSON is byte for byte the reference's on any JSON-like value, undefined members and holes included", () => {
+  const value = fc.letrec((tie) => ({
+    leaf: fc.oneof(
+      fc.string({ unit: "binary" }),
+      fc.double(),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.date({ noInvalidDate: true }),
+    ),
+    node: fc.oneof(
+      { depthSize: "small" },
+      tie("leaf"),
+      fc.array(tie("node"), { maxLength: 5 }),
+      fc.sparseArray(tie("leaf"), { maxLength: 5 }),
+      fc.dictionary(fc.string({ unit: "binary", maxLength: 6 }), tie("node"), { maxKeys: 6 }),
+    ),
+  })).node;
+  fc.assert(
+    fc.property(value, (input) => {
+      assert.equal(canonicalJson(input), referenceCanonicalJson(input));
+    }),
+    { numRuns: 3000 },
+  );
 });

@@ -1,5 +1,5 @@
+import { verifyPersonalSign } from "@hub/chain";
 import { HubError, OPEN_FLOW_SIGNATURE_SCHEME, type OrderCreateRequest, signatureSetOf } from "@hub/contract";
-import { verifyMessage } from "viem";
 import type { OpenFlowTemplate } from "../quotes/external/open-flow-template.js";
 
 /** The signature set a registration records: absent on an admitted unsigned registration. */
@@ -61,7 +61,7 @@ export async function verifyOpenFlowSignature(
   let valid = false;
   if (HEX.test(set.signature)) {
     try {
-      valid = await verifyMessage({
+      valid = await verifyPersonalSign({
         address: set.signer as `0x${string}`,
         message: template.signIntent,
         signature: set.signature as `0x${string}`,

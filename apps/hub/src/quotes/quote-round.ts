@@ -1,6 +1,7 @@
 import type { Clock } from "@hub/clock";
 import { HubError } from "@hub/contract";
 import type { Logger } from "pino";
+import { deadlineSignal } from "../upstream/deadline-signal.js";
 import {
   type CandidateSource,
   MIN_SIGNING_WINDOW_MS,
@@ -74,12 +75,16 @@ export function createQuoteRound(deps: QuoteRoundDeps): QuoteRound {
     async run(route, scope, signal) {
       const inScope = deps.sources.filter((source) => source.serves(scope));
       if (inScope.length === 0) throw noQuoteProvider();
-      const deadline = AbortSignal.timeout(deps.deadlineMs);
-      const roundSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
+      const deadline = deadlineSignal(signal, deps.deadlineMs);
       const started = performance.now();
-      const settled = await Promise.allSettled(
-        inScope.map((source) => source.ask(route, scope, roundSignal)),
-      );
+      let settled: PromiseSettledResult<Awaited<ReturnType<CandidateSource["ask"]>>>[];
+      try {
+        settled = await Promise.allSettled(
+          inScope.map((source) => source.ask(route, scope, deadline.signal)),
+        );
+      } finally {
+        deadline.dispose();
+      }
       const seconds = (performance.now() - started) / 1000;
       const endMs = clock.now();
       const candidates: QuoteCandidate[] = [];

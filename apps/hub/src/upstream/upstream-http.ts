@@ -1,5 +1,6 @@
 import { type Dispatcher, Pool } from "undici";
 import { z } from "zod";
+import { deadlineSignal } from "./deadline-signal.js";
 
 /** Why a call gave no usable answer without the upstream saying no. */
 export type UnavailableReason = "timeout" | "aborted" | "transport" | "server-error" | "malformed";
@@ -196,8 +197,7 @@ export function createUpstreamSender(
   ): Promise<Sent> {
     if (signal?.aborted)
       return { ok: false, notSent: true, reason: "aborted", cause: describe(signal.reason) };
-    const timeout = AbortSignal.timeout(config.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const deadline = deadlineSignal(signal, config.timeoutMs);
     try {
       const response = await pool.request({
         method,
@@ -205,7 +205,7 @@ export function createUpstreamSender(
         headers:
           body === undefined ? sharedHeaders : { ...sharedHeaders, "content-type": "application/json" },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: combined,
+        signal: deadline.signal,
       });
       const text = await readBounded(response.body);
       return { ok: true, answer: { statusCode: response.statusCode, headers: response.headers, text } };
@@ -217,7 +217,7 @@ export function createUpstreamSender(
       if (code !== undefined && NOT_SENT_CODES.has(code)) {
         return { ok: false, notSent: true, reason: "transport", cause: describe(error) };
       }
-      if (timeout.aborted) {
+      if (deadline.timedOut()) {
         return {
           ok: false,
           notSent: false,
@@ -229,6 +229,8 @@ export function createUpstreamSender(
         return { ok: false, notSent: false, reason: "aborted", cause: describe(signal.reason) };
       }
       return { ok: false, notSent: false, reason: "transport", cause: describe(error) };
+    } finally {
+      deadline.dispose();
     }
   }
 

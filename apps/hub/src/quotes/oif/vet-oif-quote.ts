@@ -1,7 +1,7 @@
 import type { StandardOrder } from "@hub/chain";
 import type { Hex } from "viem";
 import { isOifProduct, laneTable, type OifLane } from "../../lanes/lane-table.js";
-import { oifQuoteResponseSchema } from "../../upstream/oif-quote-response.js";
+import { parseOifQuoteResponse } from "../../upstream/oif-quote-response.js";
 import { QuoteRejection, type QuoteRejectionReason } from "../quote-rejection.js";
 import type { QuoteRoute } from "../resolve-quote-route.js";
 import { checkStandardOrder } from "./check-standard-order.js";
@@ -65,7 +65,7 @@ export function vetOifQuote(raw: unknown, context: VettingContext): VetOutcome {
       ? (raw as { solverId: string }).solverId
       : undefined;
   try {
-    const parsed = oifQuoteResponseSchema.safeParse(raw);
+    const parsed = parseOifQuoteResponse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new QuoteRejection("malformed", `${issue?.path.join(".")}: ${issue?.message}`);
