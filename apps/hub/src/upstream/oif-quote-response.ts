@@ -31,3 +31,8 @@ export const oifQuoteResponseSchema = z.looseObject({
 
 /** A QuoteResponse as the hub reads it. */
 export type OifQuoteResponse = z.output<typeof oifQuoteResponseSchema>;
+
+/** A QuoteResponse on oif-svm-escrow-v0: the same envelope, its payload read by the Solana lane's vetting. */
+export const oifSolanaQuoteResponseSchema = oifQuoteResponseSchema.extend({
+  order: z.looseObject({ type: z.string(), payload: z.unknown(), metadata: z.unknown().optional() }),
+});
