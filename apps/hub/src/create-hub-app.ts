@@ -32,10 +32,7 @@ import {
 } from "./operations/hub-readiness-checks.js";
 import { createOperationsMetrics, type OperationsMetrics } from "./operations/operations-metrics.js";
 import { createReadiness, type Readiness, type ReadinessCheck } from "./operations/readiness.js";
-import {
-  createSolanaBlockhashChecker,
-  type SolanaChainRpc,
-} from "./quotes/oif/solana-blockhash-checker.js";
+import { createSolanaBlockhashChecker, type SolanaChainRpc } from "./quotes/oif/solana-blockhash-checker.js";
 import { createOifQuoteSource } from "./quotes/oif/oif-quote-source.js";
 import { createProxyQuoteSource } from "./quotes/proxy/proxy-quote-source.js";
 import { createSwapRouterReader } from "./quotes/proxy/swap-router-reader.js";

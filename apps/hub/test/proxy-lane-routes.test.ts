@@ -8,7 +8,7 @@ import { testCatalog } from "./hub-fixture.js";
 
 /** The route of an EVM-to-EVM request (every request of this file is one). */
 function resolveEvmRoute(...args: Parameters<typeof resolveQuoteRoute>): EvmQuoteRoute {
-  const route = resolveEvmRoute(...args);
+  const route = resolveQuoteRoute(...args);
   if (route.direction !== "evm") throw new Error(`expected an EVM route, got ${route.direction}`);
   return route;
 }

@@ -12,7 +12,11 @@ import type { VettedEvmOifQuote, VettedOifQuote, VettedSolanaOifQuote } from "./
  * on the EIP-3009 lane it is wrapped as `{chainId, payload}`. The signable payload states the lane, what
  * is signed and the terms it commits to; signableHash is the contract's hash of it.
  */
-function discloseWinner(quote: VettedEvmOifQuote, route: EvmSourceRoute, identity: WinnerIdentity): QuoteWinner {
+function discloseWinner(
+  quote: VettedEvmOifQuote,
+  route: EvmSourceRoute,
+  identity: WinnerIdentity,
+): QuoteWinner {
   const terms = quoteTerms({ ...quote, executionClass: OIF_ESCROW_EXECUTION_CLASS }, route);
   const signPayload =
     laneTable[quote.lane].oif.scheme === "eip3009"
@@ -72,12 +76,7 @@ function discloseSolanaWinner(
   const signablePayload = {
     kind: quote.lane,
     signPayload,
-    terms: committedTerms(
-      terms,
-      route,
-      { fillDeadline, expires: escrowOrder.expires },
-      quote.onchainOrderId,
-    ),
+    terms: committedTerms(terms, route, { fillDeadline, expires: escrowOrder.expires }, quote.onchainOrderId),
   };
   return {
     quoteRequestId: identity.quoteRequestId,

@@ -7,7 +7,10 @@ export interface SolanaChainRpc {
 }
 
 /** What a chain said of a blockhash; `unavailable` when it could not be asked (no RPC, error, timeout). */
-export type BlockhashValidity = { kind: "valid" } | { kind: "invalid" } | { kind: "unavailable"; cause: string };
+export type BlockhashValidity =
+  | { kind: "valid" }
+  | { kind: "invalid" }
+  | { kind: "unavailable"; cause: string };
 
 /** Asks a Solana chain whether a message's recent blockhash is still valid. */
 export interface SolanaBlockhashChecker {

@@ -95,9 +95,13 @@ function vetSolanaQuote(raw: unknown, context: VettingContext): VetOutcome {
   }
   const quote = parsed.data;
   if (!SOLVER_ID.test(quote.solverId)) throw new QuoteRejection("malformed", "solverId is not a plain id");
-  if (!isOifProduct(quote.order.type)) throw new QuoteRejection("unknown-lane", `order type ${quote.order.type}`);
+  if (!isOifProduct(quote.order.type))
+    throw new QuoteRejection("unknown-lane", `order type ${quote.order.type}`);
   if (quote.order.type !== "oif-svm-escrow-v0") {
-    throw new QuoteRejection("lane-not-asked", `answered ${quote.order.type} to a request for oif-escrow-nonevm`);
+    throw new QuoteRejection(
+      "lane-not-asked",
+      `answered ${quote.order.type} to a request for oif-escrow-nonevm`,
+    );
   }
   const { route, solana } = context;
   if (route.direction !== "solana-to-evm" || solana === undefined) {

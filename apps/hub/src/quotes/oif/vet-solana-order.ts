@@ -114,7 +114,10 @@ export function vetSolanaOrder(
   checkAmounts(escrowOrder.amount, output.amount, route);
   checkDeadlines({ fillDeadline, expires: escrowOrder.expires }, times);
   if (escrowOrder.outputHash !== solanaOutputHash(fillDeadline, output)) {
-    throw new QuoteRejection("output-hash", "escrowOrder.outputHash is not the hash of fillDeadline and output");
+    throw new QuoteRejection(
+      "output-hash",
+      "escrowOrder.outputHash is not the hash of fillDeadline and output",
+    );
   }
   const onchainOrderId = solanaEscrowOrderId(escrowOrder);
   if (readBytes32(escrow.orderId, "escrowOrder.orderId", "order-id") !== onchainOrderId) {
@@ -139,11 +142,17 @@ export function vetSolanaOrder(
     );
   }
   const { accounts } = message;
-  if (accounts[0] !== feePayer) throw new QuoteRejection("fee-payer", `the message's fee payer is ${accounts[0]}`);
-  if (accounts[1] !== sender) throw new QuoteRejection("user", `the message's second signer is ${accounts[1]}`);
-  if (new Set(accounts).size !== accounts.length) throw new QuoteRejection("message", "an account is listed twice");
+  if (accounts[0] !== feePayer)
+    throw new QuoteRejection("fee-payer", `the message's fee payer is ${accounts[0]}`);
+  if (accounts[1] !== sender)
+    throw new QuoteRejection("user", `the message's second signer is ${accounts[1]}`);
+  if (new Set(accounts).size !== accounts.length)
+    throw new QuoteRejection("message", "an account is listed twice");
   if (message.instructions.length !== 2) {
-    throw new QuoteRejection("instruction", `${message.instructions.length} instructions, not transferChecked and Memo`);
+    throw new QuoteRejection(
+      "instruction",
+      `${message.instructions.length} instructions, not transferChecked and Memo`,
+    );
   }
   const account = (index: number): string => {
     const key = accounts[index];
@@ -163,7 +172,10 @@ export function vetSolanaOrder(
     throw new QuoteRejection("instruction", "the first instruction is not transferChecked");
   }
   if (transfer.accountIndices.length !== 4) {
-    throw new QuoteRejection("instruction", `transferChecked names ${transfer.accountIndices.length} accounts`);
+    throw new QuoteRejection(
+      "instruction",
+      `transferChecked names ${transfer.accountIndices.length} accounts`,
+    );
   }
   for (const index of transfer.accountIndices) used.add(index);
   const [source, mintAccount, destination, authority] = transfer.accountIndices.map(account) as [
@@ -179,13 +191,17 @@ export function vetSolanaOrder(
   if (destination !== route.source.vault) {
     throw new QuoteRejection("vault", `transfer destination ${destination} is not the catalog's vault`);
   }
-  if (authority !== sender) throw new QuoteRejection("user", `transfer authority ${authority} is not the sender`);
+  if (authority !== sender)
+    throw new QuoteRejection("user", `transfer authority ${authority} is not the sender`);
   const amount = uint64LittleEndian(transfer.data, 1);
   if (amount !== escrowOrder.amount) {
     throw new QuoteRejection("amount", `transfer of ${amount} is not the order's ${escrowOrder.amount}`);
   }
   if (transfer.data[9] !== route.source.asset.decimals) {
-    throw new QuoteRejection("input", `transfer decimals ${transfer.data[9]} are not ${route.source.asset.decimals}`);
+    throw new QuoteRejection(
+      "input",
+      `transfer decimals ${transfer.data[9]} are not ${route.source.asset.decimals}`,
+    );
   }
   if (account(memo.programIndex) !== MEMO_PROGRAM) {
     throw new QuoteRejection("instruction", `the second instruction calls ${account(memo.programIndex)}`);
@@ -197,7 +213,8 @@ export function vetSolanaOrder(
   if (Buffer.from(memo.data).toString("latin1") !== onchainOrderId) {
     throw new QuoteRejection("instruction", "the memo is not the order id");
   }
-  if (used.size !== accounts.length) throw new QuoteRejection("message", "the message lists an unused account");
+  if (used.size !== accounts.length)
+    throw new QuoteRejection("message", "the message lists an unused account");
   const digest = solanaMessageDigest(bytes);
   if (payload.digest !== digest) throw new QuoteRejection("digest", `digest is not the message's ${digest}`);
   return {

@@ -75,7 +75,13 @@ export async function priceProxyRoute(route: EvmQuoteRoute, reader: SwapRouterRe
       `sourceAsset: the swap router of ${chain.chainDomain} swaps into ${pool.tokenOut}, which the catalog does not declare.`,
     );
   }
-  const escrowInput: EvmRouteEnd = { family: "evm", chain, asset: declared, token: pool.tokenOut, declared: true };
+  const escrowInput: EvmRouteEnd = {
+    family: "evm",
+    chain,
+    asset: declared,
+    token: pool.tokenOut,
+    declared: true,
+  };
   const costs = new Map<bigint, Promise<bigint>>();
   const amountMaxFor = (escrowAmount: bigint) => {
     let cost = costs.get(escrowAmount);

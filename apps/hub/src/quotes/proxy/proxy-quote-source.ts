@@ -33,15 +33,17 @@ export function createProxyQuoteSource(deps: ProxyQuoteSourceDeps): CandidateSou
           answers.map(async ({ kind, quotes }) => ({
             kind,
             candidates: await Promise.all(
-              quotes.flatMap((quote) => (quote.lane === "oif-escrow-nonevm" ? [] : [quote])).map(async (quote) =>
-                proxyCandidate(
-                  quote,
-                  route,
-                  leg,
-                  leg.swap ? await leg.swap.costOf(quote.inputAmount) : undefined,
-                  deps.holdMs,
+              quotes
+                .flatMap((quote) => (quote.lane === "oif-escrow-nonevm" ? [] : [quote]))
+                .map(async (quote) =>
+                  proxyCandidate(
+                    quote,
+                    route,
+                    leg,
+                    leg.swap ? await leg.swap.costOf(quote.inputAmount) : undefined,
+                    deps.holdMs,
+                  ),
                 ),
-              ),
             ),
           })),
         ),
