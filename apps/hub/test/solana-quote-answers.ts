@@ -176,6 +176,18 @@ export function evmToSolanaAnswer(terms: EvmToSolanaAnswerTerms): Record<string,
     callbackData: "0x",
     context: "0x",
   };
+  return permit2Answer(terms, output);
+}
+
+/** An oif-escrow-v0 (Permit2) QuoteResponse from the source chain with one output, as given. */
+export function permit2Answer(
+  terms: Pick<
+    EvmToSolanaAnswerTerms,
+    "solverId" | "quoteId" | "source" | "token" | "user" | "amount" | "nowSeconds"
+  >,
+  output: MandateOutput,
+): Record<string, unknown> {
+  const fillDeadline = terms.nowSeconds + 600;
   return {
     quoteId: terms.quoteId,
     provider: terms.solverId,
@@ -203,7 +215,7 @@ export function evmToSolanaAnswer(terms: EvmToSolanaAnswerTerms): Record<string,
     eta: 30,
     preview: {
       inputs: [{ asset: terms.token, amount: terms.amount.toString() }],
-      outputs: [{ asset: terms.mint, amount: terms.outputAmount.toString() }],
+      outputs: [{ asset: "output", amount: output.amount.toString() }],
     },
   };
 }
