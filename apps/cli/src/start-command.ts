@@ -204,7 +204,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     const providers = config.HUB_PROVIDERS_FILE
       ? parseProvidersConfig(JSON.parse(await readFile(config.HUB_PROVIDERS_FILE, "utf8")))
       : devnet
-        ? [...devnetProviders(devnet.url), devnetExternalProvider(devnet.url)]
+        ? [...devnetProviders(devnet.url, devnet.manifest), devnetExternalProvider(devnet.url)]
         : [];
     if (providers.length === 0) logger.warn("no upstream provider configured: every quote answers EIN0008");
     if (devnet) {
@@ -289,6 +289,12 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       sql: store.sql,
       providers,
       reconciler: { chains: reconcilerChains, solanaChains: solanaReconcilerChains },
+      solanaChains: devnet?.manifest.solana
+        ? [{ chainDomain: devnet.manifest.solana.chainDomain, rpcUrl: devnet.manifest.solana.rpcUrl }]
+        : catalog.families.solana.flatMap(({ chainDomain }) => {
+            const rpcUrl = config.HUB_CHAIN_RPC_URLS?.[chainDomain];
+            return rpcUrl ? [{ chainDomain, rpcUrl }] : [];
+          }),
       readiness: { extraChecks: readinessChecks, maxLagBlocks: config.HUB_READY_MAX_LAG_BLOCKS },
       logger: logger.child({ part: "hub" }),
       replicaId: config.HUB_REPLICA_ID,

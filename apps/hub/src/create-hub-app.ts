@@ -32,6 +32,7 @@ import {
 } from "./operations/hub-readiness-checks.js";
 import { createOperationsMetrics, type OperationsMetrics } from "./operations/operations-metrics.js";
 import { createReadiness, type Readiness, type ReadinessCheck } from "./operations/readiness.js";
+import { createSolanaBlockhashChecker, type SolanaChainRpc } from "./quotes/oif/solana-blockhash-checker.js";
 import { createOifQuoteSource } from "./quotes/oif/oif-quote-source.js";
 import { createProxyQuoteSource } from "./quotes/proxy/proxy-quote-source.js";
 import { createSwapRouterReader } from "./quotes/proxy/swap-router-reader.js";
@@ -72,6 +73,11 @@ export interface HubAppDeps {
    * chain id. The stack passes the reconciler's chains; absent: a lane that needs a read is not offered.
    */
   chains?: readonly QuoteChainRpc[];
+  /**
+   * Solana chains the hub reads at quote time (whether an oif-escrow-nonevm answer's blockhash is still
+   * valid), by chain domain; absent: every Solana answer is discarded (reason `blockhash`).
+   */
+  solanaChains?: readonly SolanaChainRpc[];
   /** Chains the reconciler indexes in this process (needs deps.sql); absent: no reconciler here. */
   reconciler?: HubReconcilerOptions;
   /** What /readyz checks besides the hub's own (the database, each upstream, each chain and its lag). */
@@ -202,6 +208,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
     metrics: quoteMetrics,
     logger: quoteLogger,
     clock,
+    solanaBlockhashes: createSolanaBlockhashChecker({ chains: deps.solanaChains ?? [], clock }),
   };
   const quoteSources = [
     ...(oifProviders

@@ -3,8 +3,15 @@ import { describe, test } from "node:test";
 import { type Catalog, HubError } from "@hub/contract";
 import { priceProxyRoute } from "../src/quotes/proxy/price-proxy-route.js";
 import type { SwapRouterPool, SwapRouterReader } from "../src/quotes/proxy/swap-router-reader.js";
-import { resolveQuoteRoute } from "../src/quotes/resolve-quote-route.js";
+import { type EvmQuoteRoute, resolveQuoteRoute } from "../src/quotes/resolve-quote-route.js";
 import { testCatalog } from "./hub-fixture.js";
+
+/** The route of an EVM-to-EVM request (every request of this file is one). */
+function resolveEvmRoute(...args: Parameters<typeof resolveQuoteRoute>): EvmQuoteRoute {
+  const route = resolveQuoteRoute(...args);
+  if (route.direction !== "evm") throw new Error(`expected an EVM route, got ${route.direction}`);
+  return route;
+}
 
 const CHAIN = "eip155:31337";
 const USDC = "0x00000000000000000000000000000000000000aa";
@@ -105,7 +112,7 @@ describe("proxy-lane route resolution", () => {
   });
 
   test("wrap-native's escrow input is the chain's declared wrapped token; the source stays the native coin", () => {
-    const route = resolveQuoteRoute(proxyCatalog(), request(NATIVE_KEY));
+    const route = resolveEvmRoute(proxyCatalog(), request(NATIVE_KEY));
     assert.equal(route.source.asset.key, NATIVE_KEY);
     assert.equal(route.source.token, "0x0000000000000000000000000000000000000000");
     assert.equal(route.proxy?.lane, "oif-wrap-native");
@@ -114,7 +121,7 @@ describe("proxy-lane route resolution", () => {
   });
 
   test("swap-token's source is the undeclared token (declared false), with the chain's proxy and router", () => {
-    const route = resolveQuoteRoute(proxyCatalog(), request(UNDECLARED_KEY));
+    const route = resolveEvmRoute(proxyCatalog(), request(UNDECLARED_KEY));
     assert.equal(route.source.declared, false);
     assert.equal(route.source.token, UNDECLARED);
     assert.equal(route.source.asset.key, UNDECLARED_KEY);
@@ -163,7 +170,7 @@ describe("proxy-lane pricing", () => {
   const pool = { tokenIn: UNDECLARED, tokenOut: USDC } as const;
 
   test("wrap-native asks the upstream for the wrapped token, same amount and swap type, with no chain read", async () => {
-    const route = resolveQuoteRoute(proxyCatalog(), request(NATIVE_KEY, { swapType: "exact-output" }));
+    const route = resolveEvmRoute(proxyCatalog(), request(NATIVE_KEY, { swapType: "exact-output" }));
     const { reader, reads } = fixedRateRouter(pool);
     const leg = await priceProxyRoute(route, reader);
     assert.equal(leg.upstreamRoute.source.token, WETH);
@@ -176,7 +183,7 @@ describe("proxy-lane pricing", () => {
   });
 
   test("swap-token exact-input: the upstream amount is quoteExactInput(amount) of the declared token; the user pays amountMax = quoteExactOutput of it, at most the amount", async () => {
-    const route = resolveQuoteRoute(proxyCatalog(), request(UNDECLARED_KEY));
+    const route = resolveEvmRoute(proxyCatalog(), request(UNDECLARED_KEY));
     const { reader } = fixedRateRouter(pool);
     const leg = await priceProxyRoute(route, reader);
     assert.equal(leg.upstreamRoute.source.token, USDC);
@@ -189,7 +196,7 @@ describe("proxy-lane pricing", () => {
   });
 
   test("swap-token exact-output: the upstream is asked for the output; each escrow input costs quoteExactOutput of it (amountIn = amountMax)", async () => {
-    const route = resolveQuoteRoute(
+    const route = resolveEvmRoute(
       proxyCatalog(),
       request(UNDECLARED_KEY, { swapType: "exact-output", amount: "5000000" }),
     );
@@ -204,7 +211,7 @@ describe("proxy-lane pricing", () => {
   });
 
   test("a router that does not take the token, swaps into an undeclared token, yields nothing, or prices above the amount is EIN0008", async () => {
-    const route = resolveQuoteRoute(proxyCatalog(), request(UNDECLARED_KEY));
+    const route = resolveEvmRoute(proxyCatalog(), request(UNDECLARED_KEY));
     const rows: [ReturnType<typeof fixedRateRouter>["reader"], Record<string, string>, RegExp][] = [
       [fixedRateRouter({ tokenIn: USDC, tokenOut: WETH }).reader, {}, /does not take .* it takes only/],
       [

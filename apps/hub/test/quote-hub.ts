@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Catalog, HubAnswer } from "@hub/contract";
 import { createTestDatabases, type TestDatabase } from "@hub/store";
 import { pino } from "pino";
-import type { HubApp, HubConfigInput } from "../src/index.js";
+import type { HubApp, HubAppDeps, HubConfigInput } from "../src/index.js";
 import type { ProviderConfigInput } from "../src/upstream/providers-config.js";
 import { call, createTestHubApp, envelopeOf } from "./hub-fixture.js";
 
@@ -30,6 +30,7 @@ export async function startQuoteHub(options: {
   catalog: Catalog;
   providers: ProviderConfigInput[];
   config?: Partial<HubConfigInput>;
+  solanaChains?: HubAppDeps["solanaChains"];
 }): Promise<QuoteHub> {
   const db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
   const logLines: string[] = [];
@@ -39,6 +40,7 @@ export async function startQuoteHub(options: {
     logger: pino({ level: "info" }, { write: (line: string) => logLines.push(line) }),
     sql: db.sql,
     providers: options.providers,
+    ...(options.solanaChains ? { solanaChains: options.solanaChains } : {}),
   });
   return {
     ...hub,

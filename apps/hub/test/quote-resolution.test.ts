@@ -3,9 +3,16 @@ import { describe, test } from "node:test";
 import { HubError } from "@hub/contract";
 import type { VettedOifQuote } from "../src/quotes/oif/vet-oif-quote.js";
 import { compareQuotes } from "../src/quotes/rank-quotes.js";
-import { resolveQuoteRoute } from "../src/quotes/resolve-quote-route.js";
+import { type EvmQuoteRoute, resolveQuoteRoute } from "../src/quotes/resolve-quote-route.js";
 import { devnetProvider, devnetProviders, parseProvidersConfig } from "../src/upstream/providers-config.js";
 import { testCatalog } from "./hub-fixture.js";
+
+/** The route of an EVM-to-EVM request (every request of this file is one). */
+function resolveEvmRoute(...args: Parameters<typeof resolveQuoteRoute>): EvmQuoteRoute {
+  const route = resolveQuoteRoute(...args);
+  if (route.direction !== "evm") throw new Error(`expected an EVM route, got ${route.direction}`);
+  return route;
+}
 
 const USDC = "eip155:31337/erc20:0x00000000000000000000000000000000000000aa";
 const NATIVE = "eip155:31337/slip44:60";
@@ -83,7 +90,7 @@ describe("quote route resolution against the catalog", () => {
   });
 
   test("without sourceAccount the recipient pays; addresses are lowercased", () => {
-    const route = resolveQuoteRoute(testCatalog(), request());
+    const route = resolveEvmRoute(testCatalog(), request());
     assert.equal(route.user, RECIPIENT.toLowerCase());
     assert.equal(route.recipient, RECIPIENT.toLowerCase());
     assert.equal(route.sourceAccountSent, false);

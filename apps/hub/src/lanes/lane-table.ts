@@ -18,7 +18,7 @@ export interface LaneFacts {
   /** The least validity a winner needs left: the signing window, or the open flow's (two transactions first). */
   validity: "signing-window" | "open-flow-window";
   /** The OIF order type that carries the lane and the scheme the upstream is asked for (originSubmission). */
-  oif: { product: OifProduct; scheme: "permit2" | "eip3009" } | null;
+  oif: { product: OifProduct; scheme: "permit2" | "eip3009" | "ed25519" } | null;
 }
 
 /**
@@ -54,9 +54,9 @@ export const laneTable = {
     rank: 3,
     signature: "solana-envelope",
     statusView: "upstream",
-    provider: "none",
+    provider: "oif",
     validity: "signing-window",
-    oif: null,
+    oif: { product: "oif-svm-escrow-v0", scheme: "ed25519" },
   },
   "oif-wrap-native": {
     submission: "openfor",
@@ -112,8 +112,11 @@ export const laneTable = {
 
 type Table = typeof laneTable;
 
-/** The lanes an OIF aggregator is asked for (the signature lanes of EVM sources and the proxy lanes). */
+/** The lanes an OIF aggregator is asked for (the signature lanes and the proxy lanes). */
 export type OifLane = { [L in Lane]: Table[L]["oif"] extends null ? never : L }[Lane];
+
+/** The OIF lanes of an EVM source: the user signs EIP-712 typed data or opens the order through the proxy. */
+export type EvmOifLane = Exclude<OifLane, "oif-escrow-nonevm">;
 
 /** The lanes on which the user opens the escrow order through the user proxy. */
 export type ProxyLane = { [L in Lane]: Table[L]["proxy"] extends true ? L : never }[Lane];
@@ -126,10 +129,10 @@ export type RegistrableLane = { [L in Lane]: Table[L]["submission"] extends "ord
 
 const lanes = Object.keys(laneTable) as Lane[];
 
-/** The OIF lanes of a source the escrow takes directly, best first. */
+/** The OIF lanes of an EVM source the escrow takes directly, best first (a Solana source has its own). */
 export const signatureOifLanes = lanes
-  .filter((lane) => laneTable[lane].provider === "oif")
-  .sort((a, b) => laneTable[a].rank - laneTable[b].rank) as OifLane[];
+  .filter((lane) => laneTable[lane].provider === "oif" && laneTable[lane].oif?.scheme !== "ed25519")
+  .sort((a, b) => laneTable[a].rank - laneTable[b].rank) as EvmOifLane[];
 
 /** Whether a winner on the lane completes through POST /order/openfor. */
 export function completesOnOpenFor(lane: Lane): boolean {

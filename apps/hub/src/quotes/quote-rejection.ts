@@ -22,7 +22,15 @@ export type QuoteRejectionReason =
   | "kind"
   | "chain-id"
   | "approval"
-  | "deposit";
+  | "deposit"
+  | "fee-payer"
+  | "message"
+  | "instruction"
+  | "vault"
+  | "digest"
+  | "order-id"
+  | "output-hash"
+  | "blockhash";
 
 /** Thrown inside vetting at the first failed check; vetQuote turns it into a discarded answer. */
 export class QuoteRejection extends Error {

@@ -1,6 +1,6 @@
-import type { StandardOrderJson } from "@hub/chain";
+import type { MandateOutputJson, StandardOrderJson } from "@hub/chain";
 import type { ExecutionTx } from "@hub/contract";
-import type { OifLane } from "../lanes/lane-table.js";
+import type { EvmOifLane } from "../lanes/lane-table.js";
 import type { OifProduct } from "../upstream/providers-config.js";
 
 /**
@@ -13,7 +13,7 @@ export interface QuoteTemplate {
   /** The configured provider to forward through (its client: ProviderClients.get). */
   providerId: string;
   solverId: string;
-  lane: OifLane;
+  lane: EvmOifLane;
   orderType: OifProduct;
   /**
    * `0x00` ‖ signature on Permit2; the raw 65 bytes (or `0x01` ‖ them) on EIP-3009; none on the proxy
@@ -29,7 +29,8 @@ export interface QuoteTemplate {
   onchainOrderId?: `0x${string}`;
   onchainOrderIdSource: "upstream" | "verified";
   user: `0x${string}`;
-  recipient: `0x${string}`;
+  /** Lowercase 0x; on a Solana destination the recipient's base58 key. */
+  recipient: string;
   /** The upstream's validUntil, unix seconds. */
   validUntil: number;
   /** Proxy lanes: the transactions disclosed to the user, and on oif-swap-token the swap they make. */
@@ -39,3 +40,50 @@ export interface QuoteTemplate {
     swap?: { tokenIn: `0x${string}`; amountIn: string; amountMax: string };
   };
 }
+
+/**
+ * What the hub stores with an oif-escrow-nonevm winner: the upstream answer as received, and what the
+ * submission's Ed25519 check and the reconciler need from it, as vetted (docs/decisions/solana-lane.md).
+ */
+export interface SolanaQuoteTemplate {
+  version: 1;
+  providerId: string;
+  solverId: string;
+  lane: "oif-escrow-nonevm";
+  orderType: "oif-svm-escrow-v0";
+  /** The 97-byte envelope: 0x00, the Ed25519 signature of the message bytes, the sender's key. */
+  signatureScheme: "ed25519";
+  quoteResponse: unknown;
+  /** The escrow order id (the deposit's memo), recomputed. */
+  onchainOrderId: `0x${string}`;
+  onchainOrderIdSource: "verified";
+  /** The sender, base58. */
+  user: string;
+  /** Lowercase 0x. */
+  recipient: `0x${string}`;
+  validUntil: number;
+  solana: {
+    chainDomain: string;
+    /** Standard base64 of the message bytes the user signs (the disclosed signPayload's). */
+    transactionMessage: string;
+    digest: string;
+    sender: string;
+    feePayer: string;
+    recentBlockhash: string;
+    /** The catalog's escrow vault the deposit goes to. */
+    vault: string;
+    escrowOrder: {
+      user: string;
+      mint: string;
+      amount: string;
+      expires: number;
+      outputHash: `0x${string}`;
+      orderId: `0x${string}`;
+    };
+    fillDeadline: number;
+    output: MandateOutputJson;
+  };
+}
+
+/** What a submission needs on any OIF lane, EVM or Solana source. */
+export type OifLaneTemplate = QuoteTemplate | SolanaQuoteTemplate;

@@ -25,7 +25,7 @@ export function quoteTerms(
 export function committedTerms(
   terms: ReturnType<typeof quoteTerms>,
   route: QuoteRoute,
-  order: StandardOrder,
+  order: Pick<StandardOrder, "fillDeadline" | "expires">,
   onchainOrderId: `0x${string}` | undefined,
 ) {
   return {

@@ -87,3 +87,8 @@ function holdsQuoteShape(raw: unknown): raw is OifQuoteResponse {
 export function parseOifQuoteResponse(raw: unknown): Judged {
   return holdsQuoteShape(raw) ? { success: true, data: raw } : oifQuoteResponseSchema.safeParse(raw);
 }
+
+/** A QuoteResponse on oif-svm-escrow-v0: the same envelope, its payload read by the Solana lane's vetting. */
+export const oifSolanaQuoteResponseSchema = oifQuoteResponseSchema.extend({
+  order: z.looseObject({ type: z.string(), payload: z.unknown(), metadata: z.unknown().optional() }),
+});

@@ -1,8 +1,10 @@
+import type { DevnetManifest } from "@hub/chain";
+import { isSolanaAddress } from "@hub/contract";
 import { z } from "zod";
 import { type OifDialect, oifDialects } from "./oif-dialects.js";
 
 /** The OIF order types a provider can be asked for; each one is a lane of the hub. */
-export const oifProducts = ["oif-escrow-v0", "oif-3009-v0"] as const;
+export const oifProducts = ["oif-escrow-v0", "oif-3009-v0", "oif-svm-escrow-v0"] as const;
 
 /** One OIF order type. */
 export type OifProduct = (typeof oifProducts)[number];
@@ -31,6 +33,16 @@ export const oifProviderConfigSchema = z.object({
   dialect: z.enum(oifDialects).default("oif-spec-1"),
   /** The order types this provider may be asked for. */
   products: z.array(z.enum(oifProducts)).min(1).default(["oif-escrow-v0", "oif-3009-v0"]),
+  /**
+   * The Solana key (base58) each solver pays fees with on oif-svm-escrow-v0; an answer from a solver
+   * without one, or naming another fee payer, is discarded (docs/decisions/solana-lane.md).
+   */
+  solanaFeePayers: z
+    .record(
+      z.string().regex(/^[A-Za-z0-9._-]{1,31}$/, "a solver id"),
+      z.string().refine(isSolanaAddress, "a base58 Solana public key (32 bytes)"),
+    )
+    .optional(),
 });
 
 /**
@@ -102,14 +114,32 @@ export function devnetProvider(
   });
 }
 
+/** The devnet's solver ids, in the order of the manifest's Solana solver keys. */
+export const devnetSolverIds = ["alpha", "beta"] as const;
+
 /**
  * Both of a devnet's OIF aggregators, so that every quote round asks in both dialects: `devnet` (the
  * specification's) and `devnet-reference` (the reference aggregator's), in front of the same solvers.
+ * With a Solana chain in the manifest they also carry oif-svm-escrow-v0 and the solvers' fee payers
+ * (alpha = `solana.solvers[0]`, beta = `[1]`).
  */
-export function devnetProviders(devnetUrl: string): OifProviderConfig[] {
+export function devnetProviders(
+  devnetUrl: string,
+  manifest: Pick<DevnetManifest, "solana"> = {},
+): OifProviderConfig[] {
+  const solvers = manifest.solana?.solvers ?? [];
+  const solana: Partial<OifProviderConfigInput> =
+    solvers.length === 0
+      ? {}
+      : {
+          products: [...oifProducts],
+          solanaFeePayers: Object.fromEntries(
+            devnetSolverIds.flatMap((id, i) => (solvers[i] ? [[id, solvers[i].address]] : [])),
+          ),
+        };
   return [
-    devnetProvider(devnetUrl),
-    devnetProvider(devnetUrl, { id: "devnet-reference", dialect: "oif-aggregator" }),
+    devnetProvider(devnetUrl, solana),
+    devnetProvider(devnetUrl, { id: "devnet-reference", dialect: "oif-aggregator", ...solana }),
   ];
 }
 

@@ -2,7 +2,7 @@ import { type QuoteWinner, signableHash } from "@hub/contract";
 import { laneTable } from "../../lanes/lane-table.js";
 import type { QuoteCandidate, WinnerIdentity } from "../quote-candidate.js";
 import { quoteTerms } from "../quote-terms.js";
-import type { QuoteRoute, RouteEnd } from "../resolve-quote-route.js";
+import type { EvmQuoteRoute, EvmRouteEnd } from "../resolve-quote-route.js";
 import {
   type OpenFlowLeg,
   type OpenFlowTemplate,
@@ -11,7 +11,7 @@ import {
 import { buildSignIntent } from "./sign-intent.js";
 import type { VettedExternalQuote } from "./vet-external-quote.js";
 
-function legOf(end: RouteEnd, amount: bigint): OpenFlowLeg {
+function legOf(end: EvmRouteEnd, amount: bigint): OpenFlowLeg {
   return {
     chainDomain: end.chain.chainDomain,
     chainId: end.chain.chainId,
@@ -27,7 +27,7 @@ function legOf(end: RouteEnd, amount: bigint): OpenFlowLeg {
  */
 function discloseExternalWinner(
   quote: VettedExternalQuote,
-  route: QuoteRoute,
+  route: EvmQuoteRoute,
   identity: WinnerIdentity,
 ): { winner: QuoteWinner; template: OpenFlowTemplate } {
   const terms = quoteTerms(quote, route);
@@ -94,7 +94,7 @@ function discloseExternalWinner(
 /** A vetted external answer as a candidate of the round. */
 export function externalCandidate(
   quote: VettedExternalQuote,
-  route: QuoteRoute,
+  route: EvmQuoteRoute,
   openFlowMinValidityMs: number,
 ): QuoteCandidate {
   return {

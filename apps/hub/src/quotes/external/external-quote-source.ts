@@ -9,7 +9,7 @@ import {
   type QuoteRoundScope,
 } from "../quote-candidate.js";
 import type { QuoteMetrics } from "../quote-metrics.js";
-import type { QuoteRoute } from "../resolve-quote-route.js";
+import type { EvmQuoteRoute } from "../resolve-quote-route.js";
 import { externalCandidate } from "./external-candidate.js";
 import { vetExternalQuote } from "./vet-external-quote.js";
 
@@ -45,7 +45,7 @@ export function createExternalQuoteSource(deps: ExternalQuoteSourceDeps): Candid
 
   async function ask(
     client: ExternalAggregatorClient,
-    route: QuoteRoute,
+    route: EvmQuoteRoute,
     scope: QuoteRoundScope,
     signal: AbortSignal,
   ): Promise<ProviderAnswer> {
@@ -101,7 +101,8 @@ export function createExternalQuoteSource(deps: ExternalQuoteSourceDeps): Candid
     serves: (scope) => inScope(scope).length > 0,
 
     async ask(route, scope, signal) {
-      if (route.proxy || route.swapType !== "exact-input") return undefined;
+      // External aggregators quote EVM chains only.
+      if (route.direction !== "evm" || route.proxy || route.swapType !== "exact-input") return undefined;
       const clients = inScope(scope);
       if (clients.length === 0) throw noRoute("no external aggregator is in scope.");
       return {

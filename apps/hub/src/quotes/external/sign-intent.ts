@@ -1,6 +1,6 @@
 import { formatUnits } from "viem";
 import type { ExternalLane } from "../../lanes/lane-table.js";
-import type { RouteEnd } from "../resolve-quote-route.js";
+import type { EvmRouteEnd } from "../resolve-quote-route.js";
 
 /** The facts signIntent states, one line each. */
 export interface SignIntentFacts {
@@ -9,13 +9,13 @@ export interface SignIntentFacts {
   signableHash: string;
   /** Lowercase 0x address. */
   sourceAccount: string;
-  input: { end: RouteEnd; amount: bigint };
-  output: { end: RouteEnd; amount: bigint };
+  input: { end: EvmRouteEnd; amount: bigint };
+  output: { end: EvmRouteEnd; amount: bigint };
   recipient: string;
   expiresAt: string;
 }
 
-function amountLine(side: { end: RouteEnd; amount: bigint }): string {
+function amountLine(side: { end: EvmRouteEnd; amount: bigint }): string {
   const { asset } = side.end;
   return `${formatUnits(side.amount, asset.decimals)} ${asset.symbol} (${side.amount} base units of ${asset.key})`;
 }

@@ -3,7 +3,7 @@ import { decodeFunctionData, encodeFunctionData, formatUnits, type Hex } from "v
 import { z } from "zod";
 import { type ExternalLane, laneTable } from "../../lanes/lane-table.js";
 import { QuoteRejection, type QuoteRejectionReason } from "../quote-rejection.js";
-import type { QuoteRoute } from "../resolve-quote-route.js";
+import type { EvmQuoteRoute } from "../resolve-quote-route.js";
 import type { OpenFlowDeposit } from "./open-flow-template.js";
 
 /** What an external answer says it is; an answer without `kind` is a bridge transfer. */
@@ -54,7 +54,7 @@ export type ExternalVetOutcome =
 
 export interface ExternalVettingContext {
   providerId: string;
-  route: QuoteRoute;
+  route: EvmQuoteRoute;
   nowMs: number;
   /** The least validity an answer must have left, so the user can still act on it. */
   minValidityMs: number;
@@ -150,7 +150,7 @@ function unstorableText(answer: unknown): string | undefined {
 }
 
 /** The chain id an external executionTx must carry: the source chain's CAIP-2 string, exactly. */
-function checkChainId(chainId: unknown, route: QuoteRoute, where: string): string {
+function checkChainId(chainId: unknown, route: EvmQuoteRoute, where: string): string {
   if (chainId !== route.source.chain.chainDomain) {
     reject(
       "chain-id",
@@ -166,7 +166,7 @@ function checkChainId(chainId: unknown, route: QuoteRoute, where: string): strin
  * the same symbol (the catalog has no counterpart table), and the destination chain must have a
  * catalog bridge, or the release could never be observed.
  */
-function vetBridgeDestination(route: QuoteRoute): void {
+function vetBridgeDestination(route: EvmQuoteRoute): void {
   const { source, destination } = route;
   const declared = destination.chain.assets.some(
     (asset) => asset.key === destination.asset.key && asset.address !== undefined,
@@ -187,7 +187,7 @@ function vetBridgeDestination(route: QuoteRoute): void {
  * never shown, as a wallet user reads it as the hub's.
  */
 function depositDescription(
-  route: QuoteRoute,
+  route: EvmQuoteRoute,
   bridge: string,
   deposit: { amount: bigint; destinationChainId: bigint; recipient: string },
 ): string {
@@ -204,7 +204,7 @@ function depositDescription(
  */
 function vetBridgeTransactions(
   answer: ExternalAnswer,
-  route: QuoteRoute,
+  route: EvmQuoteRoute,
 ): { executionTx: ExternalExecutionTx; deposit: OpenFlowDeposit } {
   const { source, destination } = route;
   if (source.chain.chainId === destination.chain.chainId)

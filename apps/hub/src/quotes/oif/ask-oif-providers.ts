@@ -1,3 +1,5 @@
+import { address } from "@solana/kit";
+import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import type { Clock } from "@hub/clock";
 import { HubError } from "@hub/contract";
 import type { Logger } from "pino";
@@ -7,7 +9,8 @@ import type { ProviderAnswer, QuoteRoundScope } from "../quote-candidate.js";
 import type { QuoteMetrics } from "../quote-metrics.js";
 import type { QuoteRoute } from "../resolve-quote-route.js";
 import { buildOifQuoteRequest } from "./build-oif-quote-request.js";
-import { type VettedOifQuote, vetOifQuote } from "./vet-oif-quote.js";
+import type { SolanaBlockhashChecker } from "./solana-blockhash-checker.js";
+import { type VetOutcome, type VettedOifQuote, vetOifQuote } from "./vet-oif-quote.js";
 
 export interface OifProvidersDeps {
   /** The providers a round asks (the enabled ones). */
@@ -15,6 +18,8 @@ export interface OifProvidersDeps {
   metrics: QuoteMetrics;
   logger: Logger;
   clock: Clock;
+  /** Asks a Solana chain whether an answer's recent blockhash is valid; absent: every Solana answer is discarded. */
+  solanaBlockhashes?: SolanaBlockhashChecker;
 }
 
 /** What one OIF call came to: its outcome's kind and the quotes that passed vetting. */
@@ -44,6 +49,36 @@ export async function askOifProviders(
   signal: AbortSignal,
 ): Promise<OifAnswer[]> {
   const { metrics, logger, clock } = deps;
+  // The sender's token account the deposit must come from, derived once for the round.
+  const sourceTokenAccount =
+    route.direction === "solana-to-evm"
+      ? (
+          await findAssociatedTokenPda({
+            owner: address(route.user),
+            mint: address(route.source.mint),
+            tokenProgram: TOKEN_PROGRAM_ADDRESS,
+          })
+        )[0]
+      : undefined;
+
+  /** The chain's word on a vetted Solana answer's blockhash: invalid or unanswered, it is discarded. */
+  async function blockhashHeld(outcome: VetOutcome): Promise<VetOutcome> {
+    if (!outcome.ok || outcome.quote.lane !== "oif-escrow-nonevm") return outcome;
+    const { recentBlockhash } = outcome.quote.solana;
+    const validity = deps.solanaBlockhashes
+      ? await deps.solanaBlockhashes.check(route.source.chain.chainDomain, recentBlockhash)
+      : ({ kind: "unavailable", cause: "the hub reads no Solana chain" } as const);
+    if (validity.kind === "valid") return outcome;
+    return {
+      ok: false,
+      reason: "blockhash",
+      detail:
+        validity.kind === "invalid"
+          ? `recent blockhash ${recentBlockhash} is not valid on the chain`
+          : `recent blockhash ${recentBlockhash} could not be checked: ${validity.cause}`,
+      solverId: outcome.quote.solverId,
+    };
+  }
 
   async function ask(client: OifAggregatorClient, lane: OifLane): Promise<OifAnswer> {
     const providerId = client.provider.id;
@@ -60,8 +95,24 @@ export async function askOifProviders(
       return { kind: outcome.kind, quotes: [] };
     }
     const quotes: VettedOifQuote[] = [];
-    for (const raw of outcome.quotes) {
-      const vetted = vetOifQuote(raw, { providerId, route, askedLane: lane, nowMs: clock.now() });
+    const solana =
+      sourceTokenAccount === undefined
+        ? undefined
+        : { feePayers: client.provider.solanaFeePayers, sourceTokenAccount };
+    const outcomes = await Promise.all(
+      outcome.quotes.map((raw) =>
+        blockhashHeld(
+          vetOifQuote(raw, {
+            providerId,
+            route,
+            askedLane: lane,
+            nowMs: clock.now(),
+            ...(solana ? { solana } : {}),
+          }),
+        ),
+      ),
+    );
+    for (const vetted of outcomes) {
       if (vetted.ok) {
         // A provider asked for one solver answers for that one only.
         if (scope.solverId === undefined || vetted.quote.solverId === scope.solverId)

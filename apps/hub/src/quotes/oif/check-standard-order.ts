@@ -1,6 +1,6 @@
-import { addressToBytes32, type StandardOrder } from "@hub/chain";
+import { addressToBytes32, type MandateOutput, type StandardOrder, solanaKeyToBytes32 } from "@hub/chain";
 import { QuoteRejection } from "../quote-rejection.js";
-import type { QuoteRoute } from "../resolve-quote-route.js";
+import type { EvmSourceRoute, QuoteRoute } from "../resolve-quote-route.js";
 
 /** What the order and the quote's own validity say about time, in unix seconds. */
 export interface QuoteTimes {
@@ -12,64 +12,98 @@ function same(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 
+/** The one output a route's order must carry, as bytes32, and how the route names each part. */
+interface ExpectedOutput {
+  chainId: bigint;
+  token: `0x${string}`;
+  settler: `0x${string}`;
+  oracle: `0x${string}`;
+  recipient: `0x${string}`;
+  names: { chain: string; token: string; recipient: string };
+}
+
 /**
- * Holds a StandardOrder rebuilt from an upstream answer to the request and the catalog: the user, the
- * origin chain, the source oracle, one input of the requested token and amount, one output to the
- * destination's settler and oracle paying the requested token to the recipient with no callback and no
- * context, and deadlines that are in the future and consistent. Throws at the first failure.
+ * An EVM destination: its chain id, token, output settler and input oracle. A Solana destination
+ * (docs/decisions/solana-lane.md): its oifChainId, the mint's key, the catalog's outputSettler as both
+ * settler and oracle, the recipient's key.
  */
-export function checkStandardOrder(order: StandardOrder, route: QuoteRoute, times: QuoteTimes): void {
-  const { source, destination } = route;
-  if (!same(order.user, route.user)) {
-    throw new QuoteRejection("user", `order user ${order.user} is not ${route.user}`);
+function expectedOutput(route: QuoteRoute): ExpectedOutput {
+  const { destination } = route;
+  if (destination.family === "solana") {
+    const settler = solanaKeyToBytes32(destination.chain.outputSettler);
+    return {
+      chainId: BigInt(destination.chain.oifChainId),
+      token: solanaKeyToBytes32(destination.mint),
+      settler,
+      oracle: settler,
+      recipient: solanaKeyToBytes32(route.recipient),
+      names: { chain: destination.chain.oifChainId, token: destination.mint, recipient: route.recipient },
+    };
   }
-  if (order.originChainId !== BigInt(source.chain.chainId)) {
-    throw new QuoteRejection("domain", `origin chain ${order.originChainId} is not ${source.chain.chainId}`);
+  return {
+    chainId: BigInt(destination.chain.chainId),
+    token: addressToBytes32(destination.token),
+    settler: addressToBytes32(destination.chain.outputSettler as `0x${string}`),
+    oracle: addressToBytes32(destination.chain.inputOracle as `0x${string}`),
+    recipient: addressToBytes32(route.recipient as `0x${string}`),
+    names: {
+      chain: String(destination.chain.chainId),
+      token: destination.token,
+      recipient: route.recipient,
+    },
+  };
+}
+
+/**
+ * Holds an order's one output to the route: the destination chain, its token, settler and oracle, the
+ * recipient, no callback and no context. Throws at the first failure.
+ */
+export function checkOutput(output: MandateOutput, route: QuoteRoute): void {
+  const expected = expectedOutput(route);
+  if (output.chainId !== expected.chainId) {
+    throw new QuoteRejection("output", `output chain ${output.chainId} is not ${expected.names.chain}`);
   }
-  if (!same(order.inputOracle, source.chain.inputOracle)) {
-    throw new QuoteRejection("oracle", `input oracle ${order.inputOracle} is not the catalog's`);
+  if (!same(output.token, expected.token)) {
+    throw new QuoteRejection("output", `output token ${output.token} is not ${expected.names.token}`);
   }
-  if (order.inputs.length !== 1) throw new QuoteRejection("input", "the order must have exactly one input");
-  const [token, inputAmount] = order.inputs[0]!;
-  if (token !== BigInt(source.token)) {
-    throw new QuoteRejection("input", `input token 0x${token.toString(16)} is not ${source.token}`);
-  }
-  if (order.outputs.length !== 1)
-    throw new QuoteRejection("output", "the order must have exactly one output");
-  const output = order.outputs[0]!;
-  if (output.chainId !== BigInt(destination.chain.chainId)) {
-    throw new QuoteRejection("output", `output chain ${output.chainId} is not ${destination.chain.chainId}`);
-  }
-  if (!same(output.token, addressToBytes32(destination.token))) {
-    throw new QuoteRejection("output", `output token ${output.token} is not ${destination.token}`);
-  }
-  if (!same(output.settler, addressToBytes32(destination.chain.outputSettler as `0x${string}`))) {
+  if (!same(output.settler, expected.settler)) {
     throw new QuoteRejection("settler", `output settler ${output.settler} is not the catalog's`);
   }
-  if (!same(output.oracle, addressToBytes32(destination.chain.inputOracle as `0x${string}`))) {
+  if (!same(output.oracle, expected.oracle)) {
     throw new QuoteRejection("oracle", `output oracle ${output.oracle} is not the catalog's`);
   }
-  if (!same(output.recipient, addressToBytes32(route.recipient))) {
-    throw new QuoteRejection("recipient", `output recipient ${output.recipient} is not ${route.recipient}`);
+  if (!same(output.recipient, expected.recipient)) {
+    throw new QuoteRejection(
+      "recipient",
+      `output recipient ${output.recipient} is not ${expected.names.recipient}`,
+    );
   }
   // A callback or a context (auction, exclusivity) changes what a fill means; these lanes take neither.
   if (output.callbackData !== "0x" || output.context !== "0x") {
     throw new QuoteRejection("output", "output carries callbackData or context");
   }
+}
+
+/** Exact-input: the input is the requested amount; exact-output: the output is. The other side is positive. */
+export function checkAmounts(inputAmount: bigint, outputAmount: bigint, route: QuoteRoute): void {
   if (route.swapType === "exact-input") {
     if (inputAmount !== route.amount) {
       throw new QuoteRejection("amount", `input amount ${inputAmount} is not the requested ${route.amount}`);
     }
-    if (output.amount <= 0n) throw new QuoteRejection("amount", "output amount is not positive");
+    if (outputAmount <= 0n) throw new QuoteRejection("amount", "output amount is not positive");
   } else {
-    if (output.amount !== route.amount) {
+    if (outputAmount !== route.amount) {
       throw new QuoteRejection(
         "amount",
-        `output amount ${output.amount} is not the requested ${route.amount}`,
+        `output amount ${outputAmount} is not the requested ${route.amount}`,
       );
     }
     if (inputAmount <= 0n) throw new QuoteRejection("amount", "input amount is not positive");
   }
+}
+
+/** The quote is still valid and the fill deadline to come; validUntil ≤ fillDeadline ≤ expires. */
+export function checkDeadlines(order: { fillDeadline: number; expires: number }, times: QuoteTimes): void {
   const { validUntil, nowSeconds } = times;
   if (validUntil === undefined) throw new QuoteRejection("deadlines", "the quote has no validUntil");
   if (validUntil <= nowSeconds) throw new QuoteRejection("expired", `validUntil ${validUntil} has passed`);
@@ -88,4 +122,34 @@ export function checkStandardOrder(order: StandardOrder, route: QuoteRoute, time
       `validUntil ${validUntil} is after fillDeadline ${order.fillDeadline}`,
     );
   }
+}
+
+/**
+ * Holds a StandardOrder rebuilt from an upstream answer to the request and the catalog: the user, the
+ * origin chain, the source oracle, one input of the requested token and amount, one output to the
+ * destination's settler and oracle paying the requested token to the recipient with no callback and no
+ * context, and deadlines that are in the future and consistent. Throws at the first failure.
+ */
+export function checkStandardOrder(order: StandardOrder, route: EvmSourceRoute, times: QuoteTimes): void {
+  const { source } = route;
+  if (!same(order.user, route.user)) {
+    throw new QuoteRejection("user", `order user ${order.user} is not ${route.user}`);
+  }
+  if (order.originChainId !== BigInt(source.chain.chainId)) {
+    throw new QuoteRejection("domain", `origin chain ${order.originChainId} is not ${source.chain.chainId}`);
+  }
+  if (!same(order.inputOracle, source.chain.inputOracle)) {
+    throw new QuoteRejection("oracle", `input oracle ${order.inputOracle} is not the catalog's`);
+  }
+  if (order.inputs.length !== 1) throw new QuoteRejection("input", "the order must have exactly one input");
+  const [token, inputAmount] = order.inputs[0]!;
+  if (token !== BigInt(source.token)) {
+    throw new QuoteRejection("input", `input token 0x${token.toString(16)} is not ${source.token}`);
+  }
+  if (order.outputs.length !== 1)
+    throw new QuoteRejection("output", "the order must have exactly one output");
+  const output = order.outputs[0]!;
+  checkOutput(output, route);
+  checkAmounts(inputAmount, output.amount, route);
+  checkDeadlines(order, times);
 }

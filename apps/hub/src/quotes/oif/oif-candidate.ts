@@ -1,18 +1,22 @@
-import { standardOrderToJson } from "@hub/chain";
+import { mandateOutputToJson, standardOrderToJson } from "@hub/chain";
 import { type QuoteWinner, signableHash } from "@hub/contract";
 import { laneTable, OIF_ESCROW_EXECUTION_CLASS } from "../../lanes/lane-table.js";
 import type { QuoteCandidate, WinnerIdentity } from "../quote-candidate.js";
-import type { QuoteTemplate } from "../quote-template.js";
+import type { QuoteTemplate, SolanaQuoteTemplate } from "../quote-template.js";
 import { committedTerms, quoteTerms } from "../quote-terms.js";
-import type { QuoteRoute } from "../resolve-quote-route.js";
-import type { VettedOifQuote } from "./vet-oif-quote.js";
+import type { EvmSourceRoute, QuoteRoute, SolanaToEvmQuoteRoute } from "../resolve-quote-route.js";
+import type { VettedEvmOifQuote, VettedOifQuote, VettedSolanaOifQuote } from "./vet-oif-quote.js";
 
 /**
  * The disclosed winner. signPayload is the typed data the hub rebuilt (its hash equals the upstream's);
  * on the EIP-3009 lane it is wrapped as `{chainId, payload}`. The signable payload states the lane, what
  * is signed and the terms it commits to; signableHash is the contract's hash of it.
  */
-function discloseWinner(quote: VettedOifQuote, route: QuoteRoute, identity: WinnerIdentity): QuoteWinner {
+function discloseWinner(
+  quote: VettedEvmOifQuote,
+  route: EvmSourceRoute,
+  identity: WinnerIdentity,
+): QuoteWinner {
   const terms = quoteTerms({ ...quote, executionClass: OIF_ESCROW_EXECUTION_CLASS }, route);
   const signPayload =
     laneTable[quote.lane].oif.scheme === "eip3009"
@@ -38,14 +42,15 @@ function discloseWinner(quote: VettedOifQuote, route: QuoteRoute, identity: Winn
 }
 
 /** What the hub stores with an OIF-lane winner so any replica can forward it. */
-function oifQuoteTemplate(quote: VettedOifQuote, route: QuoteRoute): QuoteTemplate {
+function oifQuoteTemplate(quote: VettedEvmOifQuote, route: EvmSourceRoute): QuoteTemplate {
+  const { oif } = laneTable[quote.lane];
   return {
     version: 1,
     providerId: quote.providerId,
     solverId: quote.solverId,
     lane: quote.lane,
-    orderType: laneTable[quote.lane].oif.product,
-    signatureScheme: laneTable[quote.lane].oif.scheme,
+    orderType: oif.product,
+    signatureScheme: oif.scheme as "permit2" | "eip3009",
     quoteResponse: quote.quoteResponse,
     standardOrder: standardOrderToJson(quote.order),
     typedDataHash: quote.typedDataHash,
@@ -54,6 +59,69 @@ function oifQuoteTemplate(quote: VettedOifQuote, route: QuoteRoute): QuoteTempla
     user: route.user,
     recipient: route.recipient,
     validUntil: quote.validUntil,
+  };
+}
+
+/**
+ * The oif-escrow-nonevm winner: signPayload `{transactionMessage, digest, sender, feePayer}` as vetted,
+ * the escrow order id disclosed (known at quote time, like the EIP-3009 lane's), and the terms.
+ */
+function discloseSolanaWinner(
+  quote: VettedSolanaOifQuote,
+  route: SolanaToEvmQuoteRoute,
+  identity: WinnerIdentity,
+): QuoteWinner {
+  const terms = quoteTerms({ ...quote, executionClass: OIF_ESCROW_EXECUTION_CLASS }, route);
+  const { signPayload, fillDeadline, escrowOrder } = quote.solana;
+  const signablePayload = {
+    kind: quote.lane,
+    signPayload,
+    terms: committedTerms(terms, route, { fillDeadline, expires: escrowOrder.expires }, quote.onchainOrderId),
+  };
+  return {
+    quoteRequestId: identity.quoteRequestId,
+    quoteId: identity.quoteId,
+    expiresAt: new Date(identity.expiresAtMs).toISOString(),
+    ...terms,
+    recipient: route.recipient,
+    sourceAccount: route.user,
+    onchainOrderId: quote.onchainOrderId,
+    disclosure: { signablePayload, signableHash: signableHash(signablePayload) },
+    signPayload,
+  };
+}
+
+function solanaQuoteTemplate(quote: VettedSolanaOifQuote, route: SolanaToEvmQuoteRoute): SolanaQuoteTemplate {
+  const { signPayload, escrowOrder, fillDeadline, output, recentBlockhash } = quote.solana;
+  return {
+    version: 1,
+    providerId: quote.providerId,
+    solverId: quote.solverId,
+    lane: "oif-escrow-nonevm",
+    orderType: "oif-svm-escrow-v0",
+    signatureScheme: "ed25519",
+    quoteResponse: quote.quoteResponse,
+    onchainOrderId: quote.onchainOrderId,
+    onchainOrderIdSource: "verified",
+    user: route.user,
+    recipient: route.recipient,
+    validUntil: quote.validUntil,
+    solana: {
+      chainDomain: route.source.chain.chainDomain,
+      ...signPayload,
+      recentBlockhash,
+      vault: route.source.vault,
+      escrowOrder: {
+        user: escrowOrder.user,
+        mint: escrowOrder.mint,
+        amount: escrowOrder.amount.toString(),
+        expires: escrowOrder.expires,
+        outputHash: escrowOrder.outputHash,
+        orderId: quote.onchainOrderId,
+      },
+      fillDeadline,
+      output: mandateOutputToJson(output),
+    },
   };
 }
 
@@ -72,9 +140,19 @@ export function oifCandidate(quote: VettedOifQuote, route: QuoteRoute): QuoteCan
     validUntilMs: quote.validUntil * 1000,
     registrableForMs: undefined,
     onchainOrderId: quote.onchainOrderId,
-    disclose: (identity) => ({
-      winner: discloseWinner(quote, route, identity),
-      template: oifQuoteTemplate(quote, route) as unknown as Record<string, unknown>,
-    }),
+    disclose: (identity) => {
+      if (quote.lane === "oif-escrow-nonevm") {
+        if (route.direction !== "solana-to-evm") throw new Error("a Solana quote on an EVM-source route");
+        return {
+          winner: discloseSolanaWinner(quote, route, identity),
+          template: solanaQuoteTemplate(quote, route) as unknown as Record<string, unknown>,
+        };
+      }
+      if (route.direction === "solana-to-evm") throw new Error("an EVM quote on a Solana-source route");
+      return {
+        winner: discloseWinner(quote, route, identity),
+        template: oifQuoteTemplate(quote, route) as unknown as Record<string, unknown>,
+      };
+    },
   };
 }

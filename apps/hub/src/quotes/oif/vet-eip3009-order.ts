@@ -1,9 +1,16 @@
-import { addressToBytes32, orderIdentifier, type StandardOrder } from "@hub/chain";
+import {
+  addressToBytes32,
+  decodeSolanaInteropAddress,
+  orderIdentifier,
+  type StandardOrder,
+  solanaKeyToBytes32,
+} from "@hub/chain";
+import { isSolanaAddress } from "@hub/contract";
 import type { Hex } from "viem";
 import { decodeInteropAddress } from "../../upstream/interop-address.js";
 import type { OifQuoteResponse } from "../../upstream/oif-quote-response.js";
 import { QuoteRejection } from "../quote-rejection.js";
-import type { QuoteRoute } from "../resolve-quote-route.js";
+import type { EvmSourceRoute } from "../resolve-quote-route.js";
 import { EIP3009_WIRE_TYPES, eip3009Hasher, typesAreExactly } from "./expected-typed-data-types.js";
 import {
   readAddress,
@@ -29,6 +36,28 @@ function metadataAccount(
   const interop = decodeInteropAddress(value);
   if (interop) return interop.address;
   return readAddress(value, what, reason);
+}
+
+/**
+ * An account of the metadata's output as bytes32: on a Solana destination a Solana interop address, a
+ * base58 key or bytes32; otherwise an EVM address (plain or interop), as before.
+ */
+function outputAccount(
+  value: unknown,
+  what: string,
+  reason: "output" | "recipient" | "oracle" | "settler",
+  route: EvmSourceRoute,
+): `0x${string}` {
+  if (route.destination.family !== "solana") return addressToBytes32(metadataAccount(value, what, reason));
+  const interop = decodeSolanaInteropAddress(value);
+  if (interop) {
+    if (interop.genesisHash !== route.destination.chain.genesisHash) {
+      throw new QuoteRejection(reason, `${what} names another Solana chain`);
+    }
+    return solanaKeyToBytes32(interop.address);
+  }
+  if (typeof value === "string" && isSolanaAddress(value)) return solanaKeyToBytes32(value);
+  return readBytes32(value, what, reason);
 }
 
 /** The ReceiveWithAuthorization typed data for an order, under the token's domain as the upstream named it. */
@@ -66,7 +95,7 @@ export function eip3009SignPayload(
  * fillDeadline, nonce = the recomputed id. The token's domain name and version are not in the catalog:
  * a wrong one yields a signature the token refuses, never a transfer elsewhere.
  */
-export function vetEip3009Order(quote: OifQuoteResponse, route: QuoteRoute): VettedEip3009Order {
+export function vetEip3009Order(quote: OifQuoteResponse, route: EvmSourceRoute): VettedEip3009Order {
   const { payload } = quote.order;
   const source = route.source.chain;
   if (payload.signatureType !== undefined && !["eip712", "eip3009"].includes(payload.signatureType)) {
@@ -127,14 +156,12 @@ export function vetEip3009Order(quote: OifQuoteResponse, route: QuoteRoute): Vet
     ],
     outputs: [
       {
-        oracle: addressToBytes32(metadataAccount(output.oracle, "metadata.outputs[0].oracle", "oracle")),
-        settler: addressToBytes32(metadataAccount(output.settler, "metadata.outputs[0].settler", "settler")),
+        oracle: outputAccount(output.oracle, "metadata.outputs[0].oracle", "oracle", route),
+        settler: outputAccount(output.settler, "metadata.outputs[0].settler", "settler", route),
         chainId: readUint(output.chainId, "metadata.outputs[0].chainId", "output"),
-        token: addressToBytes32(metadataAccount(output.asset, "metadata.outputs[0].asset", "output")),
+        token: outputAccount(output.asset, "metadata.outputs[0].asset", "output", route),
         amount: readUint(output.amount, "metadata.outputs[0].amount", "amount"),
-        recipient: addressToBytes32(
-          metadataAccount(output.receiver, "metadata.outputs[0].receiver", "recipient"),
-        ),
+        recipient: outputAccount(output.receiver, "metadata.outputs[0].receiver", "recipient", route),
         callbackData: "0x",
         context: "0x",
       },

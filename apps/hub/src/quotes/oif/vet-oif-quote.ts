@@ -1,20 +1,20 @@
 import type { StandardOrder } from "@hub/chain";
 import type { Hex } from "viem";
-import { isOifProduct, laneTable, type OifLane } from "../../lanes/lane-table.js";
-import { parseOifQuoteResponse } from "../../upstream/oif-quote-response.js";
+import { type EvmOifLane, isOifProduct, laneTable, type OifLane } from "../../lanes/lane-table.js";
+import { oifSolanaQuoteResponseSchema, parseOifQuoteResponse } from "../../upstream/oif-quote-response.js";
 import { QuoteRejection, type QuoteRejectionReason } from "../quote-rejection.js";
 import type { QuoteRoute } from "../resolve-quote-route.js";
 import { checkStandardOrder } from "./check-standard-order.js";
 import { vetEip3009Order } from "./vet-eip3009-order.js";
 import { type SignTypedData, vetPermit2Order } from "./vet-permit2-order.js";
+import { type SolanaVettingFacts, type VettedSolanaOrder, vetSolanaOrder } from "./vet-solana-order.js";
 
-/** An upstream quote that passed every check, with what the hub rebuilt from it. */
-export interface VettedOifQuote {
+/** What every vetted upstream quote carries, whatever its lane. */
+interface VettedQuoteCommon {
   providerId: string;
   solverId: string;
   /** The provider id offers and winners carry: `<providerId>.<solverId>`. */
   offerProvider: string;
-  lane: OifLane;
   /** The QuoteResponse exactly as received (echoed verbatim on submission). */
   quoteResponse: unknown;
   upstreamQuoteId: string;
@@ -23,6 +23,11 @@ export interface VettedOifQuote {
   etaSeconds: number | undefined;
   /** Unix seconds. */
   validUntil: number;
+}
+
+/** An upstream quote on an EVM lane that passed every check, with what the hub rebuilt from it. */
+export interface VettedEvmOifQuote extends VettedQuoteCommon {
+  lane: EvmOifLane;
   order: StandardOrder;
   /** The typed data the user signs, rebuilt by the hub; its hash equals the upstream's (not disclosed on a proxy lane). */
   signPayload: SignTypedData;
@@ -30,6 +35,17 @@ export interface VettedOifQuote {
   /** Recomputed on the EIP-3009 lane (the authorization's nonce); unknown on the Permit2 lane (and the proxy lanes until disclosed). */
   onchainOrderId: Hex | undefined;
 }
+
+/** An oif-svm-escrow-v0 quote that passed every check but the blockhash's (asked of the chain apart). */
+export interface VettedSolanaOifQuote extends VettedQuoteCommon {
+  lane: "oif-escrow-nonevm";
+  solana: VettedSolanaOrder;
+  /** The escrow order id, recomputed. */
+  onchainOrderId: Hex;
+}
+
+/** An upstream quote that passed every check, with what the hub rebuilt from it. */
+export type VettedOifQuote = VettedEvmOifQuote | VettedSolanaOifQuote;
 
 export type VetOutcome =
   | { ok: true; quote: VettedOifQuote }
@@ -41,6 +57,8 @@ export interface VettingContext {
   /** The lane the upstream was asked for; an answer on another lane is discarded. */
   askedLane: OifLane;
   nowMs: number;
+  /** Solana sources only: the provider's declared fee payers and the sender's token account. */
+  solana?: SolanaVettingFacts;
 }
 
 const SOLVER_ID = /^[A-Za-z0-9._-]{1,31}$/;
@@ -51,6 +69,68 @@ function previewAmount(side: { amount?: string | undefined }[], what: string): b
   if (amount === undefined) return undefined;
   if (!/^[0-9]{1,78}$/.test(amount)) throw new QuoteRejection("preview", `preview ${what} amount ${amount}`);
   return BigInt(amount);
+}
+
+function checkPreview(
+  preview: { inputs: { amount?: string | undefined }[]; outputs: { amount?: string | undefined }[] },
+  inputAmount: bigint,
+  outputAmount: bigint,
+): void {
+  const previewIn = previewAmount(preview.inputs, "inputs");
+  const previewOut = previewAmount(preview.outputs, "outputs");
+  if (
+    (previewIn !== undefined && previewIn !== inputAmount) ||
+    (previewOut !== undefined && previewOut !== outputAmount)
+  ) {
+    throw new QuoteRejection("preview", "preview amounts differ from the signed order");
+  }
+}
+
+/** The oif-escrow-nonevm answer: the envelope as on the EVM lanes, the payload by vetSolanaOrder. */
+function vetSolanaQuote(raw: unknown, context: VettingContext): VetOutcome {
+  const parsed = oifSolanaQuoteResponseSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new QuoteRejection("malformed", `${issue?.path.join(".")}: ${issue?.message}`);
+  }
+  const quote = parsed.data;
+  if (!SOLVER_ID.test(quote.solverId)) throw new QuoteRejection("malformed", "solverId is not a plain id");
+  if (!isOifProduct(quote.order.type))
+    throw new QuoteRejection("unknown-lane", `order type ${quote.order.type}`);
+  if (quote.order.type !== "oif-svm-escrow-v0") {
+    throw new QuoteRejection(
+      "lane-not-asked",
+      `answered ${quote.order.type} to a request for oif-escrow-nonevm`,
+    );
+  }
+  const { route, solana } = context;
+  if (route.direction !== "solana-to-evm" || solana === undefined) {
+    throw new Error("oif-escrow-nonevm is asked for a Solana source only, with its vetting facts");
+  }
+  const vetted = vetSolanaOrder(quote.order.payload, quote.solverId, route, solana, {
+    validUntil: quote.validUntil,
+    nowSeconds: Math.floor(context.nowMs / 1000),
+  });
+  const inputAmount = vetted.escrowOrder.amount;
+  const outputAmount = vetted.output.amount;
+  checkPreview(quote.preview, inputAmount, outputAmount);
+  return {
+    ok: true,
+    quote: {
+      providerId: context.providerId,
+      solverId: quote.solverId,
+      offerProvider: `${context.providerId}.${quote.solverId}`,
+      lane: "oif-escrow-nonevm",
+      quoteResponse: raw,
+      upstreamQuoteId: quote.quoteId,
+      inputAmount,
+      outputAmount,
+      etaSeconds: quote.eta,
+      validUntil: quote.validUntil!,
+      solana: vetted,
+      onchainOrderId: vetted.onchainOrderId,
+    },
+  };
 }
 
 /**
@@ -65,6 +145,7 @@ export function vetOifQuote(raw: unknown, context: VettingContext): VetOutcome {
       ? (raw as { solverId: string }).solverId
       : undefined;
   try {
+    if (context.askedLane === "oif-escrow-nonevm") return vetSolanaQuote(raw, context);
     const parsed = parseOifQuoteResponse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -81,29 +162,24 @@ export function vetOifQuote(raw: unknown, context: VettingContext): VetOutcome {
         `answered ${quote.order.type} to a request for ${context.askedLane}`,
       );
     }
+    const route = context.route;
+    if (route.direction === "solana-to-evm") throw new Error("an EVM lane asked for a Solana source");
     const vetted =
       laneTable[lane].oif.scheme === "eip3009"
-        ? vetEip3009Order(quote, context.route)
-        : vetPermit2Order(quote, context.route);
+        ? vetEip3009Order(quote, route)
+        : vetPermit2Order(quote, route);
     const nowSeconds = Math.floor(context.nowMs / 1000);
-    checkStandardOrder(vetted.order, context.route, { validUntil: quote.validUntil, nowSeconds });
+    checkStandardOrder(vetted.order, route, { validUntil: quote.validUntil, nowSeconds });
     const inputAmount = vetted.order.inputs[0]![1];
     const outputAmount = vetted.order.outputs[0]!.amount;
-    const previewIn = previewAmount(quote.preview.inputs, "inputs");
-    const previewOut = previewAmount(quote.preview.outputs, "outputs");
-    if (
-      (previewIn !== undefined && previewIn !== inputAmount) ||
-      (previewOut !== undefined && previewOut !== outputAmount)
-    ) {
-      throw new QuoteRejection("preview", "preview amounts differ from the signed order");
-    }
+    checkPreview(quote.preview, inputAmount, outputAmount);
     return {
       ok: true,
       quote: {
         providerId: context.providerId,
         solverId: quote.solverId,
         offerProvider: `${context.providerId}.${quote.solverId}`,
-        lane,
+        lane: lane as EvmOifLane,
         quoteResponse: raw,
         upstreamQuoteId: quote.quoteId,
         inputAmount,

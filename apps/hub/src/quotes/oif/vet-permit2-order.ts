@@ -2,7 +2,7 @@ import type { MandateOutput, StandardOrder, TypedDataHasher } from "@hub/chain";
 import { type Hex, hashTypedData } from "viem";
 import type { OifQuoteResponse } from "../../upstream/oif-quote-response.js";
 import { QuoteRejection } from "../quote-rejection.js";
-import type { QuoteRoute } from "../resolve-quote-route.js";
+import type { EvmSourceRoute } from "../resolve-quote-route.js";
 import { PERMIT2_WIRE_TYPES, permit2Hasher, typesAreExactly } from "./expected-typed-data-types.js";
 import {
   readAddress,
@@ -40,7 +40,8 @@ const OUTPUT_KEYS = [
   "context",
 ];
 
-function readOutput(value: unknown, what: string): MandateOutput {
+/** A MandateOutput as JSON carries it: exactly its eight keys, bytes32 as 0x hex, uints as decimals. */
+export function readOutput(value: unknown, what: string): MandateOutput {
   const output = readObject(value, what, "output");
   requireKeys(output, OUTPUT_KEYS, what, "output");
   return {
@@ -137,7 +138,7 @@ function hashReceivedTypedData(
  * chain at the catalog's address), the types, the spender (the catalog's escrow), rebuilds the
  * StandardOrder the escrow will open from the message, and recomputes the typed-data hash.
  */
-export function vetPermit2Order(quote: OifQuoteResponse, route: QuoteRoute): VettedOrder {
+export function vetPermit2Order(quote: OifQuoteResponse, route: EvmSourceRoute): VettedOrder {
   const { payload } = quote.order;
   const source = route.source.chain;
   if (payload.signatureType !== undefined && payload.signatureType !== "eip712") {

@@ -1,6 +1,6 @@
 import { HubError } from "@hub/contract";
 import type { ProxyLane } from "../../lanes/lane-table.js";
-import type { QuoteRoute, RouteEnd } from "../resolve-quote-route.js";
+import type { EvmQuoteRoute, EvmRouteEnd } from "../resolve-quote-route.js";
 import type { SwapRouterReader, SwapRouterRef } from "./swap-router-reader.js";
 
 /** What the user pays on oif-swap-token, base units of the undeclared token. */
@@ -28,7 +28,7 @@ export interface ProxyLeg {
    * The route as the upstream is asked (oif-escrow-v0) and its answers are vetted: the escrow's declared
    * input (the wrapped native token, or the token the router swaps into) as the source.
    */
-  upstreamRoute: QuoteRoute;
+  upstreamRoute: EvmQuoteRoute;
   /** oif-swap-token only. */
   swap?: ProxySwap;
 }
@@ -37,7 +37,7 @@ function noRoute(message: string): HubError {
   return new HubError("EIN0008", { message });
 }
 
-function upstreamRouteOf(route: QuoteRoute, lane: ProxyLane, escrowInput: RouteEnd, amount: bigint) {
+function upstreamRouteOf(route: EvmQuoteRoute, lane: ProxyLane, escrowInput: EvmRouteEnd, amount: bigint) {
   const { proxy: _proxy, ...rest } = route;
   return { ...rest, source: escrowInput, lanes: [lane], amount };
 }
@@ -50,7 +50,7 @@ function upstreamRouteOf(route: QuoteRoute, lane: ProxyLane, escrowInput: RouteE
  * (at most the amount); on exact-output the upstream is asked for the output, and each answer's
  * escrow input is priced with quoteExactOutput.
  */
-export async function priceProxyRoute(route: QuoteRoute, reader: SwapRouterReader): Promise<ProxyLeg> {
+export async function priceProxyRoute(route: EvmQuoteRoute, reader: SwapRouterReader): Promise<ProxyLeg> {
   const proxy = route.proxy;
   if (!proxy) throw new Error("priceProxyRoute takes a proxy-lane route");
   if (proxy.lane === "oif-wrap-native") {
@@ -75,7 +75,13 @@ export async function priceProxyRoute(route: QuoteRoute, reader: SwapRouterReade
       `sourceAsset: the swap router of ${chain.chainDomain} swaps into ${pool.tokenOut}, which the catalog does not declare.`,
     );
   }
-  const escrowInput: RouteEnd = { chain, asset: declared, token: pool.tokenOut, declared: true };
+  const escrowInput: EvmRouteEnd = {
+    family: "evm",
+    chain,
+    asset: declared,
+    token: pool.tokenOut,
+    declared: true,
+  };
   const costs = new Map<bigint, Promise<bigint>>();
   const amountMaxFor = (escrowAmount: bigint) => {
     let cost = costs.get(escrowAmount);

@@ -8,17 +8,17 @@ import {
 import { type ExecutionTx, type QuoteWinner, signableHash } from "@hub/contract";
 import { formatUnits } from "viem";
 import { laneTable, OIF_ESCROW_EXECUTION_CLASS } from "../../lanes/lane-table.js";
-import type { VettedOifQuote } from "../oif/vet-oif-quote.js";
+import type { VettedEvmOifQuote } from "../oif/vet-oif-quote.js";
 import type { QuoteCandidate, WinnerIdentity } from "../quote-candidate.js";
 import type { QuoteTemplate } from "../quote-template.js";
 import { committedTerms, quoteTerms } from "../quote-terms.js";
-import type { QuoteRoute } from "../resolve-quote-route.js";
+import type { EvmQuoteRoute } from "../resolve-quote-route.js";
 import type { ProxyLeg, SwapCost } from "./price-proxy-route.js";
 
 /** The transactions of a proxy-lane winner, compiled by the hub, with integer chain ids. */
 export function proxyExecutionTx(
   leg: ProxyLeg,
-  route: QuoteRoute,
+  route: EvmQuoteRoute,
   order: StandardOrder,
   onchainOrderId: `0x${string}`,
   cost: SwapCost | undefined,
@@ -76,8 +76,8 @@ export function proxyExecutionTx(
  * winner stays registrable for holdMs after issue.
  */
 export function proxyCandidate(
-  quote: VettedOifQuote,
-  route: QuoteRoute,
+  quote: VettedEvmOifQuote,
+  route: EvmQuoteRoute,
   leg: ProxyLeg,
   cost: SwapCost | undefined,
   holdMs: number,

@@ -25,7 +25,7 @@ export function createProxyQuoteSource(deps: ProxyQuoteSourceDeps): CandidateSou
   return {
     serves: (scope) => oifProvidersServe(deps, scope),
     async ask(route, scope, signal) {
-      if (!route.proxy) return undefined;
+      if (route.direction !== "evm" || !route.proxy) return undefined;
       const leg = await priceProxyRoute(route, deps.reader);
       const answers = await askOifProviders(deps, leg.upstreamRoute, scope, signal);
       return {
@@ -33,15 +33,17 @@ export function createProxyQuoteSource(deps: ProxyQuoteSourceDeps): CandidateSou
           answers.map(async ({ kind, quotes }) => ({
             kind,
             candidates: await Promise.all(
-              quotes.map(async (quote) =>
-                proxyCandidate(
-                  quote,
-                  route,
-                  leg,
-                  leg.swap ? await leg.swap.costOf(quote.inputAmount) : undefined,
-                  deps.holdMs,
+              quotes
+                .flatMap((quote) => (quote.lane === "oif-escrow-nonevm" ? [] : [quote]))
+                .map(async (quote) =>
+                  proxyCandidate(
+                    quote,
+                    route,
+                    leg,
+                    leg.swap ? await leg.swap.costOf(quote.inputAmount) : undefined,
+                    deps.holdMs,
+                  ),
                 ),
-              ),
             ),
           })),
         ),
