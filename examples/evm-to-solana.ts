@@ -1,7 +1,7 @@
-// EVM → Solana on the Permit2 lane (oif-escrow-gasless): an EVM user's USDC order whose output is paid to a
+// EVM → Solana on the EIP-3009 lane (aggregator-gasless): an EVM user's USDC order whose output is paid to a
 // Solana recipient's token account; the recipient's balance is read from the Solana RPC before and after.
+// USDC declares EIP-3009, which ranks before Permit2, so this is the order a wallet gets for it.
 import {
-  approvePermit2,
   assetKey,
   exampleSetup,
   followAndReport,
@@ -12,15 +12,13 @@ import {
   solanaTokenBalance,
 } from "./example-kit.js";
 
-const { dev, client, catalog, account, wallet, origin, rpcUrls } = await exampleSetup("evm-to-solana", 7);
+const { dev, client, catalog, account, wallet, origin } = await exampleSetup("evm-to-solana", 7);
 const solana = solanaChainOf(catalog, dev);
 const recipient = dev.solanaAccounts[1]!.address;
 print("solana", `recipient ${recipient} on ${solana.chain.chainDomain}`);
 
 const balance = () => solanaTokenBalance(solana.rpcUrl, solana.chain, "USDC", recipient);
 const before = await balance();
-// Approve before quoting: an approval mined while a quote is open can leave the signature on an expired quote.
-await approvePermit2(account, rpcUrls[origin.chainId]!, origin, "USDC");
 const quote = await quoteOnLane(
   client,
   {
@@ -30,7 +28,7 @@ const quote = await quoteOnLane(
     recipient,
     sourceAccount: account.address,
   },
-  "oif-escrow-gasless",
+  "aggregator-gasless",
 );
 const order = await client.submit(quote, wallet, { onStep: printStep });
 await followAndReport(client, order, async () => {

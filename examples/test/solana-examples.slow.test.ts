@@ -48,8 +48,8 @@ const examples = [
   },
   {
     lane: "evm-to-solana",
-    wire: "oif-escrow-gasless",
-    steps: ["stack", "solana", "approve", "quote", "signature", "ack", "state", "money", "balance", "RESULT"],
+    wire: "aggregator-gasless",
+    steps: ["stack", "solana", "quote", "signature", "ack", "state", "money", "balance", "RESULT"],
   },
 ];
 

@@ -31,7 +31,7 @@ import {
   getCompiledTransactionMessageDecoder,
   getProgramDerivedAddress,
 } from "@solana/kit";
-import { createPublicClient, erc20Abi, type Hex, http, } from "viem";
+import { createPublicClient, erc20Abi, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
 // The Solana lane's acceptance, through the gateway of a stack started as `npm start` starts it, as a
@@ -277,7 +277,11 @@ describe("the Solana lane through the gateway of a started stack", () => {
     );
     const offer = preview.offers[0]!;
     const quote = preparedQuoteSchema.parse(
-      await client.prepare({ ...request, preparationId: `${subject}-evm-to-solana`, provider: offer.provider }),
+      await client.prepare({
+        ...request,
+        preparationId: `${subject}-evm-to-solana`,
+        provider: offer.provider,
+      }),
     );
     assert.equal(quote.lane, "aggregator-gasless");
     const rpcUrls = Object.fromEntries(stack.dev.chains.map((chain) => [chain.chainId, chain.rpcUrl]));
