@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { gunzipSync } from "node:zlib";
 import type { DevnetManifest } from "@hub/chain";
+import { pollUntil } from "@hub/test-support";
 import type { Hex } from "viem";
 import { type DevnetChains, startDevnetChains } from "../src/chains/index.js";
 import { jsonRpcBatch } from "../src/chains/json-rpc-batch.js";
@@ -56,13 +57,19 @@ describe("devnet chains started from a snapshot", () => {
   let cache: string;
   let deployed: DevnetChains;
   let fromSnapshot: DevnetChains;
+  let snapshotSeconds: number;
 
   before(async () => {
     cache = mkdtempSync(join(tmpdir(), "hub-anvil-states-"));
-    deployed = await startDevnetChains({ snapshotCache: false });
-    // The first start with a cache deploys and keeps the state; the second loads it.
+    // The first start with a cache deploys and keeps the state; the one after the deployment loads it.
     const first = await startDevnetChains({ snapshotCache: cache });
+    snapshotSeconds = await latestBlockSeconds(first.manifest.chains[0]!.rpcUrl);
     await first.stop();
+    await pollUntil("the clock past the snapshot's second", () => Date.now() / 1000 > snapshotSeconds + 1, {
+      timeoutMs: 5000,
+      intervalMs: 50,
+    });
+    deployed = await startDevnetChains({ snapshotCache: false });
     fromSnapshot = await startDevnetChains({ snapshotCache: cache });
   });
 
@@ -95,6 +102,13 @@ describe("devnet chains started from a snapshot", () => {
     }
   });
 
+  it("puts the head of a snapshot chain at the current time, not the snapshot's", async () => {
+    const deployedAt = await latestBlockSeconds(deployed.manifest.chains[0]!.rpcUrl);
+    assert.ok(deployedAt > snapshotSeconds);
+    for (const chain of fromSnapshot.manifest.chains)
+      assert.ok((await latestBlockSeconds(chain.rpcUrl)) >= deployedAt);
+  });
+
   it("mines new transactions on a snapshot chain at the next block, as on a deployed one", async () => {
     for (const chains of [deployed, fromSnapshot]) {
       const { rpcUrl } = chains.manifest.chains[0]!;
@@ -114,6 +128,15 @@ describe("devnet chains started from a snapshot", () => {
     }
   });
 });
+
+async function latestBlockSeconds(rpcUrl: string): Promise<number> {
+  const [block] = (await jsonRpcBatch(rpcUrl, [
+    { method: "eth_getBlockByNumber", params: ["latest", false] },
+  ])) as {
+    timestamp: Hex;
+  }[];
+  return Number(block!.timestamp);
+}
 
 function devnetContractCount(manifest: DevnetManifest): number {
   return Object.keys(manifest.chains[0]!.contracts).length;

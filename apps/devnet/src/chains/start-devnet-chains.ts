@@ -5,6 +5,7 @@ import {
   devnetCommitteeThreshold,
   planDevnetDeployment,
 } from "./deploy-devnet-chain.js";
+import { jsonRpcBatch } from "./json-rpc-batch.js";
 import { DEVNET_MNEMONIC, devnetAccountCount, devnetAccounts } from "./devnet-accounts.js";
 import {
   defaultDevnetChainSnapshotCache,
@@ -93,6 +94,11 @@ export async function startDevnetChains(options: StartDevnetChainsOptions = {}):
         }
         return chain;
       }),
+    );
+    // One empty block at the current time on top of the deployment, snapshot or not: the head's time
+    // is what a client takes for the chain's now, and a snapshot's blocks carry the time it was taken.
+    await Promise.all(
+      anvils.map((anvil) => jsonRpcBatch(anvil.rpcUrl, [{ method: "evm_mine", params: [] }])),
     );
     if (options.blockTimeSeconds !== undefined) {
       await Promise.all(
