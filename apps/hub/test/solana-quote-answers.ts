@@ -164,7 +164,6 @@ export interface EvmToSolanaAnswerTerms {
 
 /** A oif-escrow-v0 (Permit2) QuoteResponse whose one output is paid on the Solana chain. */
 export function evmToSolanaAnswer(terms: EvmToSolanaAnswerTerms): Record<string, unknown> {
-  const fillDeadline = terms.nowSeconds + 600;
   const settler = solanaKeyToBytes32(terms.chain.outputSettler);
   const output: MandateOutput = {
     oracle: settler,
