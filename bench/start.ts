@@ -2,11 +2,7 @@
 // straight from node so npm's own start-up is not counted) to ready, on a fresh data dir and
 // then on the same dir again (existing), with the devnet and the embedded PGlite, every listener on a
 // free port and JSON logs. "Ready" is the "ready in" log line, written once dev.json is written and
-// every listener answers. Each run also reports the process's phases (the "start-up phases" line), its
-// CPU time to ready and the load average it ran at; each case gives its median and range.
-// The caches a start uses (PGlite template and anvil states in ~/.cache/intent-hub, the start bundle
-// in node_modules/.cache/intent-hub) are warm after the first run: a fresh data dir is a fresh
-// database and fresh chains, not a fresh clone.
+// every listener answers. Each run also reports the process's phases (the "start-up phases" line).
 // `npm run bench -- start` (START_RUNS pairs, default 3), or standalone: `node --import tsx bench/start.ts`.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -25,8 +21,6 @@ interface StartRun {
   cpuMs: number;
   /** Milliseconds from the start of the stack to the end of each phase. */
   phases: Record<string, number>;
-  /** The machine's 1-minute load average when the run began. */
-  loadAverage1m: number;
 }
 
 /** Spawns `hub start` on dataDir, waits for ready, stops it with SIGTERM and waits for its exit. */
@@ -46,7 +40,6 @@ async function startOnce(dataDir: string): Promise<StartRun> {
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  const loadAverage1m = loadavg()[0] ?? 0;
   const started = performance.now();
   const child = spawn(process.execPath, ["apps/cli/bin/hub.js", "start"], {
     cwd: root,
@@ -79,7 +72,7 @@ async function startOnce(dataDir: string): Promise<StartRun> {
       );
     });
     const { phases, sinceProcessStartMs, cpuMs } = phasesLine;
-    return { readyMs: Math.round(readyMs), sinceProcessStartMs, cpuMs, phases, loadAverage1m };
+    return { readyMs: Math.round(readyMs), sinceProcessStartMs, cpuMs, phases };
   } finally {
     child.kill("SIGTERM");
     await exited;
@@ -105,16 +98,11 @@ export async function run(options: { runs?: number } = {}): Promise<object> {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
-  const range = (values: number[]) => [Math.min(...values), Math.max(...values)];
   const summary = (list: StartRun[]) => ({
     readyMsMedian: median(list.map((r) => r.readyMs)),
-    readyMsRange: range(list.map((r) => r.readyMs)),
     readyMs: list.map((r) => r.readyMs),
     sinceProcessStartMs: list.map((r) => r.sinceProcessStartMs),
-    cpuMsMedian: median(list.map((r) => r.cpuMs)),
-    cpuMsRange: range(list.map((r) => r.cpuMs)),
     cpuMs: list.map((r) => r.cpuMs),
-    loadAverage1m: list.map((r) => r.loadAverage1m),
     phasesOfMedianRun: list.find((r) => r.readyMs === median(list.map((x) => x.readyMs)))?.phases,
   });
   return {

@@ -7,13 +7,7 @@ import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { Logger } from "pino";
 import { createAggregator } from "./aggregator/aggregator.js";
 import { registerAggregatorRoutes } from "./aggregator/register-aggregator-routes.js";
-import {
-  buildCatalog,
-  devnetAccounts,
-  devnetChainIds,
-  devnetContractAddresses,
-  startDevnetChains,
-} from "./chains/index.js";
+import { buildCatalog, startDevnetChains } from "./chains/index.js";
 import { type Committee, createCommittee } from "./committee/create-committee.js";
 import { createSolanaRelease } from "./committee/solana-release.js";
 import { createChainTimeControl } from "./control/create-chain-time-control.js";
@@ -116,38 +110,23 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
   }
 
   const startedAt = performance.now();
-  let chainsMs = 0;
-  let solanaMs = 0;
   try {
-    // The EVM chains wait on anvil and the Solana stand-in works in this process, so they start at once;
-    // the Solana side only needs the EVM USDC addresses, which are fixed.
-    const { deployer } = devnetAccounts();
-    const [startedChains, startedSolana] = await Promise.allSettled([
-      startDevnetChains({
-        ...(config.rpcPorts ? { rpcPorts: config.rpcPorts } : {}),
-        ...(config.blockTimeSeconds !== undefined ? { blockTimeSeconds: config.blockTimeSeconds } : {}),
-      }).finally(() => {
-        chainsMs = Math.round(performance.now() - startedAt);
-      }),
-      startSolanaDevnet({
-        rpcPort: config.solanaRpcPort ?? 0,
-        clock: config.clock ?? systemClock,
-        pollIntervalMs,
-        evmChains: devnetChainIds.map((chainId) => ({
-          chainId,
-          contracts: devnetContractAddresses(deployer.address),
-        })),
-        logger: logger.child({ service: "solana-rpc" }),
-      }).finally(() => {
-        solanaMs = Math.round(performance.now() - startedAt);
-      }),
-    ]);
-    if (startedChains.status === "fulfilled") cleanup.push(() => startedChains.value.stop());
-    if (startedSolana.status === "fulfilled") cleanup.push(() => startedSolana.value.stop());
-    if (startedChains.status === "rejected") throw startedChains.reason;
-    if (startedSolana.status === "rejected") throw startedSolana.reason;
-    const chains = startedChains.value;
-    const solana = startedSolana.value;
+    const chains = await startDevnetChains({
+      ...(config.rpcPorts ? { rpcPorts: config.rpcPorts } : {}),
+      ...(config.blockTimeSeconds !== undefined ? { blockTimeSeconds: config.blockTimeSeconds } : {}),
+    });
+    cleanup.push(() => chains.stop());
+    const chainsMs = Math.round(performance.now() - startedAt);
+    const solanaStartedAt = performance.now();
+    const solana = await startSolanaDevnet({
+      rpcPort: config.solanaRpcPort ?? 0,
+      clock: config.clock ?? systemClock,
+      pollIntervalMs,
+      evmChains: chains.manifest.chains,
+      logger: logger.child({ service: "solana-rpc" }),
+    });
+    cleanup.push(() => solana.stop());
+    const solanaMs = Math.round(performance.now() - solanaStartedAt);
     const manifest: DevnetManifest = { ...chains.manifest, solana: solana.manifest };
     const catalog = buildCatalog(manifest);
     const clients = createChainClients(manifest);

@@ -52,8 +52,8 @@ export async function startSolanaDevnet(config: {
   clock: Clock;
   /** How often the settler looks for expired deposits to refund; 100 ms by default. */
   pollIntervalMs?: number;
-  /** The EVM devnet chains whose USDC the Solana USDC stands for (their addresses are known before they start). */
-  evmChains: Pick<DevnetChain, "chainId" | "contracts">[];
+  /** The EVM devnet chains whose USDC the Solana USDC stands for. */
+  evmChains: DevnetChain[];
   logger: Logger;
 }): Promise<SolanaDevnet> {
   const chain = createSolanaChain({ clock: config.clock, genesisLabel });

@@ -8,10 +8,7 @@ export interface SolverChainClient {
   walletClient: WalletClient<Transport, Chain, Account>;
 }
 
-/**
- * One read client and one wallet client (the solver's own key) per devnet chain, keyed by chain id.
- * Each wallet is made on first use: deriving its key's public point is secp256k1 work a start need not wait for.
- */
+/** One read client and one wallet client (the solver's own key) per devnet chain, keyed by chain id. */
 export function createSolverChainClients(
   manifest: DevnetManifest,
   account: DevnetAccount,
@@ -19,15 +16,9 @@ export function createSolverChainClients(
   return new Map(
     createChainClients(manifest)
       .all()
-      .map((client): [number, SolverChainClient] => [
+      .map((client) => [
         client.chain.chainId,
-        {
-          chain: client.chain,
-          publicClient: client.publicClient,
-          get walletClient() {
-            return client.wallet(account);
-          },
-        },
+        { chain: client.chain, publicClient: client.publicClient, walletClient: client.wallet(account) },
       ]),
   );
 }
