@@ -47,7 +47,13 @@ describe("fills of Solana outputs, as the solver sends them and the committee re
       clock,
       // Only the chain id and the USDC address of an EVM chain name the Solana USDC's counterpart.
       evmChains: [
-        { chainId: evmChainId, contracts: { usdc: evmUsdc } as DevnetChain["contracts"] },
+        {
+          chainDomain: `eip155:${evmChainId}`,
+          chainId: evmChainId,
+          rpcUrl: "http://127.0.0.1:1",
+          deployBlock: 0,
+          contracts: { usdc: evmUsdc } as DevnetChain["contracts"],
+        },
       ],
       logger: pino({ level: "silent" }),
     });

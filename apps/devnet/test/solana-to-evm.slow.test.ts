@@ -437,9 +437,13 @@ describe("Solana → EVM orders (oif-svm-escrow-v0)", () => {
     assert.equal((prepared.status as { failed: [string, string] }).failed[0], "Prepare");
     assert.equal(await devnet.solana.escrow.state(prepare.escrowOrderId), "awaiting-deposit");
 
-    for (const stage of ["PostFill", "Claim"] as const) {
+    // Each order its own amount: two quotes of the same terms within one second are one escrow order.
+    for (const [stage, amount] of [
+      ["PostFill", "3"],
+      ["Claim", "4"],
+    ] as const) {
       await devnet.call("POST", "/control/solvers/alpha/faults", { failAt: stage });
-      const order = await submitSigned("alpha", user, parseUnits("2", 6));
+      const order = await submitSigned("alpha", user, parseUnits(amount, 6));
       const failed = await followTo(order.orderId, (status) => typeof status === "object");
       assert.equal((failed.status as { failed: [string, string] }).failed[0], stage);
       await pollUntil(`the committee releases the ${stage} order`, async () =>
