@@ -289,12 +289,8 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       sql: store.sql,
       providers,
       reconciler: { chains: reconcilerChains, solanaChains: solanaReconcilerChains },
-      solanaChains: devnet?.manifest.solana
-        ? [{ chainDomain: devnet.manifest.solana.chainDomain, rpcUrl: devnet.manifest.solana.rpcUrl }]
-        : catalog.families.solana.flatMap(({ chainDomain }) => {
-            const rpcUrl = config.HUB_CHAIN_RPC_URLS?.[chainDomain];
-            return rpcUrl ? [{ chainDomain, rpcUrl }] : [];
-          }),
+      // The quote side checks blockhashes on the same Solana nodes the reconciler reads.
+      solanaChains: solanaReconcilerChains.map(({ chainDomain, rpcUrl }) => ({ chainDomain, rpcUrl })),
       readiness: { extraChecks: readinessChecks, maxLagBlocks: config.HUB_READY_MAX_LAG_BLOCKS },
       logger: logger.child({ part: "hub" }),
       replicaId: config.HUB_REPLICA_ID,
