@@ -23,6 +23,7 @@ import { laneTable } from "../apps/hub/src/lanes/lane-table.js";
 import { buildOifQuoteRequest } from "../apps/hub/src/quotes/oif/build-oif-quote-request.js";
 import { resolveQuoteRoute } from "../apps/hub/src/quotes/resolve-quote-route.js";
 import type { ProviderConfigInput } from "../apps/hub/src/upstream/providers-config.js";
+import { profiled } from "./cpu-profile.js";
 
 const PROVIDER_DELAYS_MS = [10, 25];
 const LEVELS = [
@@ -224,7 +225,9 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
       const samples: number[] = [];
       const started = performance.now();
       const cpuBefore = process.cpuUsage();
-      await quoteMany(level.concurrency, level.rounds, samples);
+      await profiled(`quotes-${level.concurrency}`, () =>
+        quoteMany(level.concurrency, level.rounds, samples),
+      );
       const wallMs = performance.now() - started;
       const cpu = process.cpuUsage(cpuBefore);
       const cpuMsPerRound = ((cpu.user + cpu.system) / 1000 - idleCpuMsPerMs * wallMs) / level.rounds;
