@@ -53,7 +53,11 @@ const files = ["packages", "apps", "examples"]
   .flatMap((top) => findTests(join(root, top), []))
   .filter((f) => !(fast && f.endsWith(".slow.test.ts")))
   .filter((f) => filters.length === 0 || filters.some((needle) => f.includes(needle)))
-  .sort();
+  // The slow suites first: with two files at a time, a long suite that starts last holds the run open
+  // alone at its end; started first, the short files fill the other slot around it.
+  .sort(
+    (a, b) => Number(b.endsWith(".slow.test.ts")) - Number(a.endsWith(".slow.test.ts")) || a.localeCompare(b),
+  );
 if (files.length === 0) {
   console.error("no test files matched");
   process.exit(1);
@@ -63,7 +67,17 @@ for (const f of files) console.log(`  ${relative(root, f)}`);
 
 const child = spawn(
   process.execPath,
-  ["--import", "tsx", "--test", "--test-concurrency=2", "--test-reporter=spec", ...files],
+  [
+    "--import",
+    "tsx",
+    "--test",
+    "--test-concurrency=2",
+    "--test-reporter=spec",
+    "--test-reporter-destination=stdout",
+    `--test-reporter=${join(root, "scripts/test-durations-reporter.mjs")}`,
+    "--test-reporter-destination=stdout",
+    ...files,
+  ],
   { cwd: root, env, stdio: "inherit" },
 );
 child.on("exit", (code, signal) => process.exit(signal ? 1 : (code ?? 1)));
