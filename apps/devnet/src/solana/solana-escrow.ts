@@ -71,7 +71,12 @@ export interface SolanaEscrow {
 
 export class SolanaEscrowError extends Error {
   constructor(
-    readonly reason: "unknown-order" | "already-registered" | "no-deposit" | "already-settled" | "not-expired",
+    readonly reason:
+      | "unknown-order"
+      | "already-registered"
+      | "no-deposit"
+      | "already-settled"
+      | "not-expired",
     message: string,
   ) {
     super(message);
