@@ -103,6 +103,7 @@ export async function run(options: { starts?: number; transfers?: number } = {})
         mint,
         amount: BigInt(1 + i),
         expires: 2_000_000_000,
+        nonce: 0n,
         outputHash: `0x${"00".repeat(32)}`,
       });
       const { value: lifetime } = await rpc.getLatestBlockhash().send();

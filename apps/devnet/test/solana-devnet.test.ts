@@ -271,6 +271,7 @@ describe("the Solana stand-in chain", () => {
       mint,
       amount: 2_500_000n,
       expires: Math.floor(clock.now() / 1000) + 600,
+      nonce: 1n,
       outputHash,
     };
     const orderId = devnet.escrow.register(order);
@@ -303,12 +304,38 @@ describe("the Solana stand-in chain", () => {
     assert.equal((await devnet.escrow.deposit(orderId))?.signature, signature);
   });
 
+  it("keeps two orders whose terms differ only in their nonce apart, each with its own deposit, and refuses an id registered twice", async () => {
+    const first: SolanaEscrowOrder = {
+      user: user.address,
+      mint,
+      amount: 400_000n,
+      expires: Math.floor(clock.now() / 1000) + 600,
+      nonce: 11n,
+      outputHash,
+    };
+    const second = { ...first, nonce: 12n };
+    const firstId = devnet.escrow.register(first);
+    const secondId = devnet.escrow.register(second);
+    assert.notEqual(firstId, secondId);
+    assert.throws(() => devnet.escrow.register({ ...first }), { reason: "already-registered" });
+    await deposit(first, firstId);
+    assert.equal(await devnet.escrow.state(firstId), "deposited");
+    assert.equal(await devnet.escrow.state(secondId), "awaiting-deposit");
+    await deposit(second, secondId);
+    assert.equal(await devnet.escrow.state(secondId), "deposited");
+    assert.notEqual(
+      (await devnet.escrow.deposit(firstId))?.signature,
+      (await devnet.escrow.deposit(secondId))?.signature,
+    );
+  });
+
   it("releases a deposit to the solver once, and never refunds it after", async () => {
     const order: SolanaEscrowOrder = {
       user: user.address,
       mint,
       amount: 700_000n,
       expires: Math.floor(clock.now() / 1000) + 600,
+      nonce: 2n,
       outputHash,
     };
     const orderId = devnet.escrow.register(order);
@@ -330,6 +357,7 @@ describe("the Solana stand-in chain", () => {
       mint,
       amount: 300_000n,
       expires: devnet.chain.unixTimestamp() + 120,
+      nonce: 3n,
       outputHash,
     };
     const orderId = devnet.escrow.register(order);
@@ -354,6 +382,7 @@ describe("the Solana stand-in chain", () => {
       mint,
       amount: (await tokenBalance(otherUser.address)) + 1n,
       expires: devnet.chain.unixTimestamp() + 600,
+      nonce: 4n,
       outputHash,
     };
     const orderId = devnet.escrow.register(order);

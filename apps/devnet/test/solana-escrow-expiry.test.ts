@@ -35,6 +35,7 @@ describe("the Solana escrow's expiry loop", () => {
       mint: address(devnet.manifest.tokens[0]!.mint),
       amount: 1_000n,
       expires: devnet.chain.unixTimestamp() + 60,
+      nonce: 1n,
       outputHash: `0x${"cd".repeat(32)}`,
     });
     assert.deepEqual(await escrow.refundExpired(), []);

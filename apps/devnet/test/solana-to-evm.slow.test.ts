@@ -176,9 +176,11 @@ describe("Solana → EVM orders (oif-svm-escrow-v0)", () => {
       );
       assert.equal(
         escrowOrder.orderId,
-        solanaEscrowOrderId({ ...escrowOrder, amount: BigInt(escrowOrder.amount) } as Parameters<
-          typeof solanaEscrowOrderId
-        >[0]),
+        solanaEscrowOrderId({
+          ...escrowOrder,
+          amount: BigInt(escrowOrder.amount),
+          nonce: BigInt(escrowOrder.nonce),
+        } as Parameters<typeof solanaEscrowOrderId>[0]),
       );
       assert.equal(await devnet.solana.escrow.state(escrowOrder.orderId), "awaiting-deposit");
       const compiled = getCompiledTransactionMessageDecoder().decode(message);
@@ -420,6 +422,10 @@ describe("Solana → EVM orders (oif-svm-escrow-v0)", () => {
       solverId,
       quoteRequest(user, devnet.manifest.users[6]!, { swapType: "exact-input", amount: amountIn }),
     );
+    return submitQuote(user, quote);
+  }
+
+  async function submitQuote(user: DevnetSolanaAccount, quote: QuoteResponse) {
     const { payload } = svm(quote);
     const submitted = await devnet.call<OrderResponse>("POST", "/aggregator/api/v1/orders", {
       quoteResponse: quote,
@@ -437,19 +443,53 @@ describe("Solana → EVM orders (oif-svm-escrow-v0)", () => {
     assert.equal((prepared.status as { failed: [string, string] }).failed[0], "Prepare");
     assert.equal(await devnet.solana.escrow.state(prepare.escrowOrderId), "awaiting-deposit");
 
-    // Each order its own amount: two quotes of the same terms within one second are one escrow order.
-    for (const [stage, amount] of [
-      ["PostFill", "3"],
-      ["Claim", "4"],
-    ] as const) {
+    for (const stage of ["PostFill", "Claim"] as const) {
       await devnet.call("POST", "/control/solvers/alpha/faults", { failAt: stage });
-      const order = await submitSigned("alpha", user, parseUnits(amount, 6));
+      const order = await submitSigned("alpha", user, parseUnits("2", 6));
       const failed = await followTo(order.orderId, (status) => typeof status === "object");
       assert.equal((failed.status as { failed: [string, string] }).failed[0], stage);
       await pollUntil(`the committee releases the ${stage} order`, async () =>
         (await devnet.solana.escrow.state(order.escrowOrderId)) === "released" ? true : undefined,
       );
     }
+  });
+
+  test("two quotes of the same terms within one second are two escrow orders: both deposits count and both are released", async () => {
+    const user = solana().users[4]!;
+    const amountIn = parseUnits("7", 6);
+    const request = quoteRequest(user, devnet.manifest.users[6]!, {
+      swapType: "exact-input",
+      amount: amountIn,
+    });
+    // Quoted back to back until a pair falls within one second, so that only the nonce tells them apart.
+    const [first, second] = await pollUntil("two quotes of the same terms", async () => {
+      const pair = [await quoteFrom("alpha", request), await quoteFrom("alpha", request)] as const;
+      const [a, b] = pair.map((quote) => svm(quote).payload);
+      return a!.escrowOrder.expires === b!.escrowOrder.expires && a!.fillDeadline === b!.fillDeadline
+        ? pair
+        : undefined;
+    });
+    const [a, b] = [svm(first).payload, svm(second).payload];
+    const { nonce: nonceA, orderId: idA, ...termsA } = a.escrowOrder;
+    const { nonce: nonceB, orderId: idB, ...termsB } = b.escrowOrder;
+    assert.deepEqual(termsA, termsB, "user, mint, amount, expires and outputHash are the same");
+    assert.notEqual(nonceA, nonceB);
+    assert.notEqual(idA, idB, "each quote is its own escrow order");
+    assert.equal(await devnet.solana.escrow.state(idA), "awaiting-deposit");
+    assert.equal(await devnet.solana.escrow.state(idB), "awaiting-deposit");
+
+    const userBefore = await splBalance(user.address);
+    const orders = [await submitQuote(user, first), await submitQuote(user, second)];
+    assert.deepEqual(
+      orders.map((order) => order.escrowOrderId),
+      [idA, idB],
+    );
+    for (const order of orders) {
+      const final = await followTo(order.orderId, (status) => status === "finalized");
+      assert.equal(final.fillTransaction?.status, "executed");
+      assert.equal(await devnet.solana.escrow.state(order.escrowOrderId), "released");
+    }
+    assert.equal(await splBalance(user.address), userBefore - 2n * amountIn, "both deposits left the user");
   });
 
   test("stallAfterExecuted holds a released Solana order at executed without its fill, and reportOnce backwards reports one state back once", async () => {

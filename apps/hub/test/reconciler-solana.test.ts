@@ -137,7 +137,14 @@ async function solanaOrder(owner: SolanaKeypair, expiresInSeconds: number) {
     chainId: BigInt(output.chainId),
     amount: BigInt(output.amount),
   } as never);
-  const terms = { user: owner.address, mint: mint(), amount, expires: now + expiresInSeconds, outputHash };
+  const terms = {
+    user: owner.address,
+    mint: mint(),
+    amount,
+    expires: now + expiresInSeconds,
+    nonce: BigInt(seq),
+    outputHash,
+  };
   const orderId = solana.escrow.register(terms);
   const [source] = await findAssociatedTokenPda({
     owner: owner.address,
@@ -173,7 +180,7 @@ async function solanaOrder(owner: SolanaKeypair, expiresInSeconds: number) {
           digest: "-",
           sender: owner.address,
           feePayer: solver().address,
-          escrowOrder: { ...terms, amount: amount.toString(), orderId },
+          escrowOrder: { ...terms, amount: amount.toString(), nonce: terms.nonce.toString(), orderId },
           fillDeadline,
           output,
         },

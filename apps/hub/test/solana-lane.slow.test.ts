@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { isDeepStrictEqual } from "node:util";
 import { startReadyStack } from "@hub/cli-app/test-stack";
 import {
   type Catalog,
@@ -19,7 +20,7 @@ import {
   quoteWinnerSchema,
   upstreamOrderStatusSchema,
 } from "@hub/contract";
-import { createHubClient, HubError, type HubClient, hubOrderIdOf, type SolanaWallet } from "@hub/sdk";
+import { createHubClient, type HubClient, HubError, hubOrderIdOf, type SolanaWallet } from "@hub/sdk";
 import { solanaWalletFromSecretKey } from "@hub/sdk/solana";
 import { viemWalletOverHttp } from "@hub/sdk/viem";
 import { pollUntil } from "@hub/test-support";
@@ -250,6 +251,57 @@ describe("the Solana lane through the gateway of a started stack", () => {
 
     assert.equal((await evmBalance(destination, recipient)) - evmBefore, BigInt(winner.output.amount));
     assert.equal(solanaBefore - (await solanaBalance(user.address)), BigInt(winner.input.amount));
+  });
+
+  test("Solana → EVM: two quotes of the same terms within one second are two escrow orders; both register, both deposits count, both settle", async () => {
+    const client = clientFor(nextSubject());
+    const user = await solanaUser(7);
+    const recipient = stack.dev.accounts[1]!.address;
+    const solanaBefore = await solanaBalance(user.address);
+    // Quoted back to back until a pair falls within one second, so that only the solver's nonce tells them apart.
+    const [first, second] = await pollUntil("two quotes of the same terms", async () => {
+      const pair = [await solanaQuote(client, user, recipient), await solanaQuote(client, user, recipient)];
+      const [a, b] = pair.map(({ winner }) => {
+        const { onchainOrderId: _, ...terms } = winner.disclosure.signablePayload.terms as Record<
+          string,
+          unknown
+        >;
+        return terms;
+      });
+      return isDeepStrictEqual(a, b) ? pair : undefined;
+    });
+    assert.notEqual(first!.winner.onchainOrderId, second!.winner.onchainOrderId);
+    assert.deepEqual(
+      [first!.memo, second!.memo],
+      [first!.winner.onchainOrderId, second!.winner.onchainOrderId],
+      "each deposit's memo names its own order",
+    );
+
+    const orders = [];
+    for (const { winner } of [first!, second!]) {
+      const order = await client.submit(winner, user);
+      assert.equal(order.kind, "openfor");
+      if (order.kind !== "openfor") return;
+      assert.equal(order.onchainOrderId, winner.onchainOrderId);
+      orders.push(order);
+    }
+    for (const order of orders) await untilUpstream(client, order.hubOrderId, "finalized");
+    const settled = await pollUntil(
+      "both list entries read SETTLED",
+      async () => {
+        const page = ordersListSchema.parse(await client.listOrders());
+        return page.orders.length === 2 && page.orders.every((entry) => entry.chain?.status === "SETTLED")
+          ? page.orders
+          : undefined;
+      },
+      { timeoutMs: SETTLE_TIMEOUT_MS, intervalMs: 1_000 },
+    );
+    assert.deepEqual(
+      settled.map((entry) => entry.onchainOrderId).sort(),
+      orders.map((order) => order.onchainOrderId).sort(),
+    );
+    assert.notEqual(settled[0]!.chain?.openTx?.txHash, settled[1]!.chain?.openTx?.txHash, "two deposits");
+    assert.equal(solanaBefore - (await solanaBalance(user.address)), 2n * BigInt(first!.winner.input.amount));
   });
 
   // USDC is the only token with a Solana counterpart and it declares EIP-3009, which ranks first, so the

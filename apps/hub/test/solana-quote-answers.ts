@@ -48,6 +48,8 @@ export interface SolanaAnswerTerms {
   recipient: `0x${string}`;
   blockhash: string;
   nowSeconds: number;
+  /** The solver's u64 nonce among the escrow order's terms; 1 unless given. */
+  nonce?: bigint;
   tamper?: {
     /** A third instruction after the memo: another transferChecked from the sender. */
     extraInstruction?: boolean;
@@ -74,7 +76,14 @@ export async function solanaAnswer(terms: SolanaAnswerTerms): Promise<Record<str
     context: "0x",
   };
   const outputHash = solanaOutputHash(fillDeadline, output);
-  const escrowOrder = { user: terms.sender, mint: terms.mint, amount: terms.amount, expires, outputHash };
+  const escrowOrder = {
+    user: terms.sender,
+    mint: terms.mint,
+    amount: terms.amount,
+    expires,
+    nonce: terms.nonce ?? 1n,
+    outputHash,
+  };
   const orderId = solanaEscrowOrderId(escrowOrder);
   const vault = terms.chain.escrow.vaults.find((v) => v.mint === terms.mint)!.vault;
   const [source] = await findAssociatedTokenPda({
@@ -131,6 +140,7 @@ export async function solanaAnswer(terms: SolanaAnswerTerms): Promise<Record<str
           mint: terms.mint,
           amount: terms.amount.toString(),
           expires,
+          nonce: escrowOrder.nonce.toString(),
           outputHash,
           orderId,
         },

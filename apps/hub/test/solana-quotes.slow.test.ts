@@ -207,6 +207,7 @@ describe("quotes on the Solana lane", () => {
     assert.equal(template.solana.sender, sender);
     assert.equal(template.solana.feePayer, feePayer);
     assert.equal(template.onchainOrderId, payload.escrowOrder.orderId);
+    assert.deepEqual(template.solana.escrowOrder, payload.escrowOrder, "the terms stored with their nonce");
     assert.deepEqual(template.quoteResponse, { ...answer, solverId: "alpha" });
     assert.equal(row!.onchain_order_id, payload.escrowOrder.orderId);
   });
@@ -297,6 +298,18 @@ describe("quotes on the Solana lane", () => {
 
   test("a message whose blockhash the chain never handed out is discarded (blockhash)", async () => {
     await discarded(await solanaAnswer(terms({ blockhash: sender })), "blockhash");
+  });
+
+  test("an escrowOrder nonce that does not hash to the order id is discarded (order-id)", async () => {
+    const answer = await solanaAnswer(terms({ nonce: 41n }));
+    answer.order.payload.escrowOrder.nonce = "42";
+    await discarded(answer, "order-id");
+    const missing = await solanaAnswer(terms());
+    delete missing.order.payload.escrowOrder.nonce;
+    await discarded(missing, "order-id");
+    const tooWide = await solanaAnswer(terms());
+    tooWide.order.payload.escrowOrder.nonce = (1n << 64n).toString();
+    await discarded(tooWide, "order-id");
   });
 
   test("a digest that is not the message's checksum is discarded (digest)", async () => {

@@ -113,15 +113,25 @@ export interface SolanaEscrowOrder {
   amount: bigint;
   /** Unix seconds after which an unreleased deposit may be refunded (judged on the chain's clock). */
   expires: number;
+  /**
+   * A u64 the quoting solver draws at random for each quote, so two quotes of otherwise equal terms
+   * (same user, amount and output within one second) are two escrow orders.
+   */
+  nonce: bigint;
   /** 32-byte commitment (0x hex) to what the solver must deliver on the destination. */
   outputHash: Hex;
 }
 
-/** The on-chain order id of a Solana escrow order: sha256 over its terms, as lowercase 0x hex. */
+/**
+ * The on-chain order id of a Solana escrow order, as lowercase 0x hex: sha256 of the domain text, the
+ * user's and the mint's 32 key bytes, amount, expires and nonce as u64 little-endian, then outputHash.
+ */
 export function solanaEscrowOrderId(order: SolanaEscrowOrder): Hex {
-  const numbers = new DataView(new ArrayBuffer(16));
+  if (order.nonce < 0n || order.nonce >= 1n << 64n) throw new Error("nonce is a u64");
+  const numbers = new DataView(new ArrayBuffer(24));
   numbers.setBigUint64(0, order.amount, true);
   numbers.setBigUint64(8, BigInt(order.expires), true);
+  numbers.setBigUint64(16, order.nonce, true);
   const outputHash = Buffer.from(order.outputHash.slice(2), "hex");
   if (outputHash.length !== 32) throw new Error("outputHash is 32 bytes of 0x hex");
   const hash = createHash("sha256")

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { describe, it } from "node:test";
 import { getBase58Decoder, getBase58Encoder } from "@solana/kit";
 import {
@@ -74,12 +74,37 @@ describe("solana-order", () => {
       mint: kitText.decode(randomBytes(32)),
       amount: 1_000_000n,
       expires: 1_900_000_100,
+      nonce: 0x0123_4567_89ab_cdefn,
       outputHash,
     };
     const id = solanaEscrowOrderId(order);
     assert.match(id, /^0x[0-9a-f]{64}$/);
     assert.notEqual(id, solanaEscrowOrderId({ ...order, amount: 1_000_001n }));
     assert.notEqual(id, solanaEscrowOrderId({ ...order, expires: order.expires + 1 }));
+    assert.notEqual(id, solanaEscrowOrderId({ ...order, nonce: order.nonce + 1n }));
+    assert.throws(() => solanaEscrowOrderId({ ...order, nonce: 1n << 64n }), /nonce is a u64/);
     assert.equal(solanaMessageDigest(new Uint8Array([1, 2, 3])).length > 40, true);
+  });
+
+  it("the escrow order id is sha256 of the terms laid out as the wire contract writes them", () => {
+    const user = randomBytes(32);
+    const mint = randomBytes(32);
+    const outputHash = randomBytes(32);
+    const numbers = Buffer.alloc(24);
+    numbers.writeBigUInt64LE(5_000_000n, 0);
+    numbers.writeBigUInt64LE(1_900_000_100n, 8);
+    numbers.writeBigUInt64LE(0xfedc_ba98_7654_3210n, 16);
+    const expected = createHash("sha256")
+      .update(Buffer.concat([Buffer.from("intent-hub solana escrow order"), user, mint, numbers, outputHash]))
+      .digest("hex");
+    const id = solanaEscrowOrderId({
+      user: kitText.decode(user),
+      mint: kitText.decode(mint),
+      amount: 5_000_000n,
+      expires: 1_900_000_100,
+      nonce: 0xfedc_ba98_7654_3210n,
+      outputHash: `0x${outputHash.toString("hex")}`,
+    });
+    assert.equal(id, `0x${expected}`);
   });
 });

@@ -23,6 +23,7 @@ export const svmEscrowPayloadSchema = z.strictObject({
     mint: z.string().min(1),
     amount: u64,
     expires: z.number().int().min(0),
+    nonce: u64,
     outputHash: bytes32,
     orderId: bytes32,
   }),

@@ -30,6 +30,8 @@ export interface SolanaEscrowOrder {
   amount: bigint;
   /** Unix seconds after which an unreleased deposit may be refunded (judged on the chain's clock). */
   expires: number;
+  /** A random u64 the quoting solver draws, so two quotes of otherwise equal terms are two orders. */
+  nonce: bigint;
   /** 32-byte commitment (0x hex) to what the solver must deliver on the destination. */
   outputHash: `0x${string}`;
 }
@@ -47,7 +49,10 @@ export interface SolanaEscrow {
   settler: Address;
   /** The vault token account of a mint (the settler's associated token account). */
   vault(mint: Address): Promise<Address>;
-  /** Records an order's terms and answers its on-chain order id (what the deposit's memo carries). */
+  /**
+   * Records an order's terms and answers its on-chain order id (what the deposit's memo carries);
+   * throws `already-registered` for an id already recorded, as a program would refuse it.
+   */
   register(order: SolanaEscrowOrder): `0x${string}`;
   /** The terms registered under an order id, or undefined. */
   order(orderId: string): SolanaEscrowOrder | undefined;
@@ -66,7 +71,12 @@ export interface SolanaEscrow {
 
 export class SolanaEscrowError extends Error {
   constructor(
-    readonly reason: "unknown-order" | "no-deposit" | "already-settled" | "not-expired",
+    readonly reason:
+      | "unknown-order"
+      | "already-registered"
+      | "no-deposit"
+      | "already-settled"
+      | "not-expired",
     message: string,
   ) {
     super(message);
@@ -282,6 +292,8 @@ export function createSolanaEscrow(config: { chain: SolanaChain; settler: Solana
     vault,
     register(order) {
       const orderId = solanaEscrowOrderId(order);
+      if (orders.has(orderId))
+        throw new SolanaEscrowError("already-registered", `order ${orderId} is already registered`);
       orders.set(orderId, order);
       unsettled.add(orderId);
       return orderId;

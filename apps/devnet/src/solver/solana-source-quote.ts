@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import {
   addressToBytes32,
   type DevnetChain,
@@ -153,6 +154,7 @@ export async function buildSolanaSourceQuote(input: {
     mint: mintAddress,
     amount: amountIn,
     expires: chainNow + input.expiresSeconds,
+    nonce: randomBytes(8).readBigUInt64LE(),
     outputHash: solanaOutputHash(fillDeadline, output),
   };
   const orderId = solana.escrow.register(terms);
@@ -194,6 +196,7 @@ export async function buildSolanaSourceQuote(input: {
         mint: token.mint,
         amount: amountIn.toString(),
         expires: escrowOrder.expires,
+        nonce: escrowOrder.nonce.toString(),
         outputHash: escrowOrder.outputHash,
         orderId,
       },

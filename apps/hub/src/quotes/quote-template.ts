@@ -77,6 +77,8 @@ export interface SolanaQuoteTemplate {
       mint: string;
       amount: string;
       expires: number;
+      /** The solver's u64 nonce, a decimal string. */
+      nonce: string;
       outputHash: `0x${string}`;
       orderId: `0x${string}`;
     };

@@ -517,18 +517,29 @@ function hex32OfKey(key: string): string {
 
 /**
  * The terms of a Solana escrow order from the hub's own quote, kept only when they hash to the order
- * id (sha256 over user, mint, amount, expires, outputHash) and the output to outputHash: the id
+ * id (sha256 over user, mint, amount, expires, nonce, outputHash) and the output to outputHash: the id
  * commits to them, so terms from the quote are the terms the deposit was made under.
  */
 function solanaTermsOf(onchainOrderId: string, payload: unknown): SolanaOrderTerms | undefined {
   try {
     const p = payload as {
-      escrowOrder: { user: string; mint: string; amount: string; expires: number; outputHash: `0x${string}` };
+      escrowOrder: {
+        user: string;
+        mint: string;
+        amount: string;
+        expires: number;
+        nonce: string;
+        outputHash: `0x${string}`;
+      };
       fillDeadline: number;
       output: MandateOutputRecord;
     };
     const { escrowOrder, fillDeadline, output } = p;
-    const id = solanaEscrowOrderId({ ...escrowOrder, amount: BigInt(escrowOrder.amount) });
+    const id = solanaEscrowOrderId({
+      ...escrowOrder,
+      amount: BigInt(escrowOrder.amount),
+      nonce: BigInt(escrowOrder.nonce),
+    });
     if (id !== onchainOrderId) return undefined;
     if (solanaOutputHash(fillDeadline, mandateOutputOf(output)) !== escrowOrder.outputHash.toLowerCase())
       return undefined;

@@ -116,6 +116,7 @@ function solanaQuoteTemplate(quote: VettedSolanaOifQuote, route: SolanaToEvmQuot
         mint: escrowOrder.mint,
         amount: escrowOrder.amount.toString(),
         expires: escrowOrder.expires,
+        nonce: escrowOrder.nonce.toString(),
         outputHash: escrowOrder.outputHash,
         orderId: quote.onchainOrderId,
       },

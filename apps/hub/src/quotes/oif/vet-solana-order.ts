@@ -66,10 +66,11 @@ function uint64LittleEndian(bytes: Uint8Array, offset: number): bigint {
 /**
  * oif-svm-escrow-v0 (docs/decisions/solana-lane.md): the sender is sourceAccount, the fee payer the
  * solver's declared key and not the sender; the escrow order's user, mint and amount are the quote's;
- * the output is held like an EVM order's; outputHash and orderId are recomputed; the message is v0
- * with no lookup tables, two signers (fee payer, sender) and exactly transferChecked(ATA(sender, mint)
- * → the catalog's vault, the amount, the catalog's decimals, authority = sender) then Memo(orderId),
- * and nothing else among its accounts; the digest is its checksum. Throws at the first failure.
+ * the output is held like an EVM order's; outputHash and orderId (over the terms with the solver's
+ * u64 nonce) are recomputed; the message is v0 with no lookup tables, two signers (fee payer, sender)
+ * and exactly transferChecked(ATA(sender, mint) → the catalog's vault, the amount, the catalog's
+ * decimals, authority = sender) then Memo(orderId), and nothing else among its accounts; the digest is
+ * its checksum. Throws at the first failure.
  */
 export function vetSolanaOrder(
   payloadValue: unknown,
@@ -106,6 +107,7 @@ export function vetSolanaOrder(
     mint,
     amount: readUint(escrow.amount, "escrowOrder.amount", "amount", 64),
     expires: readUnixSeconds(escrow.expires, "escrowOrder.expires"),
+    nonce: readUint(escrow.nonce, "escrowOrder.nonce", "order-id", 64),
     outputHash: readBytes32(escrow.outputHash, "escrowOrder.outputHash", "output-hash"),
   };
   const fillDeadline = readUnixSeconds(payload.fillDeadline, "fillDeadline");
