@@ -153,31 +153,23 @@ async function solanaOrder(owner: SolanaKeypair, expiresInSeconds: number) {
     amount,
     orderId,
   };
-  const compiled = compileSolanaDeposit({
-    ...deposit,
-    feePayer: solver().address,
-    lifetime: solana.chain.latestBlockhash(),
-  });
+  const lifetime = solana.chain.latestBlockhash();
+  const compiled = compileSolanaDeposit({ ...deposit, feePayer: solver().address, lifetime });
   const message = Uint8Array.from(compiled.messageBytes);
   const quote = await seedSolanaQuote(db.sql, {
     quoteId: `q-sol-rec-${seq}`,
     orgId: ORG,
-    onchainOrderId: orderId,
-    quoteResponse: {
-      quoteId: `up-sol-rec-${seq}`,
-      order: {
-        type: "oif-svm-escrow-v0",
-        payload: {
-          signatureType: "ed25519",
-          transactionMessage: Buffer.from(message).toString("base64"),
-          digest: "-",
-          sender: owner.address,
-          feePayer: solver().address,
-          escrowOrder: { ...terms, amount: amount.toString(), orderId },
-          fillDeadline,
-          output,
-        },
-      },
+    solana: {
+      chainDomain: domain(),
+      transactionMessage: Buffer.from(message).toString("base64"),
+      digest: "-",
+      sender: owner.address,
+      feePayer: solver().address,
+      recentBlockhash: lifetime.blockhash,
+      vault: vault(),
+      escrowOrder: { ...terms, amount: amount.toString(), orderId },
+      fillDeadline,
+      output,
     },
   });
   const envelope = Buffer.concat([
