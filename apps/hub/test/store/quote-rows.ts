@@ -68,10 +68,25 @@ export async function storedQuoteIds(sql: SqlExecutor, quoteIds: readonly string
  */
 export async function seedSolanaQuote(
   sql: SqlExecutor,
-  quote: { quoteId: string; orgId: string; solana: SolanaQuoteBlock },
+  quote: {
+    quoteId: string;
+    orgId: string;
+    solana: SolanaQuoteBlock;
+    /** Words of the upstream's payload that differ from the vetted block (a uint as a JSON number, say). */
+    upstreamWords?: Record<string, unknown>;
+  },
 ): Promise<{ quoteRequestId: string; quoteId: string }> {
   const { transactionMessage, digest, sender, feePayer, escrowOrder, fillDeadline, output } = quote.solana;
-  const payload = { transactionMessage, digest, sender, feePayer, escrowOrder, fillDeadline, output };
+  const payload = {
+    transactionMessage,
+    digest,
+    sender,
+    feePayer,
+    escrowOrder,
+    fillDeadline,
+    output,
+    ...quote.upstreamWords,
+  };
   const onchainOrderId = escrowOrder.orderId;
   const template = {
     version: 1,
