@@ -135,6 +135,9 @@ export const stackConfigSchema = z.object({
   HUB_READY_MAX_LAG_BLOCKS: positiveInt
     .default(64)
     .describe("Blocks the reconciler may be behind a chain's head before /readyz says not ready."),
+  HUB_READY_MAX_LAG_SLOTS: positiveInt
+    .default(150)
+    .describe("Slots the reconciler may be behind a Solana chain's slot before /readyz says not ready."),
 });
 
 export type StackConfig = z.infer<typeof stackConfigSchema>;

@@ -291,7 +291,11 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
       reconciler: { chains: reconcilerChains, solanaChains: solanaReconcilerChains },
       // The quote side checks blockhashes on the same Solana nodes the reconciler reads.
       solanaChains: solanaReconcilerChains.map(({ chainDomain, rpcUrl }) => ({ chainDomain, rpcUrl })),
-      readiness: { extraChecks: readinessChecks, maxLagBlocks: config.HUB_READY_MAX_LAG_BLOCKS },
+      readiness: {
+        extraChecks: readinessChecks,
+        maxLagBlocks: config.HUB_READY_MAX_LAG_BLOCKS,
+        maxLagSlots: config.HUB_READY_MAX_LAG_SLOTS,
+      },
       logger: logger.child({ part: "hub" }),
       replicaId: config.HUB_REPLICA_ID,
     });

@@ -131,7 +131,7 @@ test("hub start brings up the whole stack, writes dev.json once ready, and stops
   assert.equal((await fetch(`${dev.baseUrl.replace(/\/v1$/, "")}/metrics`)).status, 404);
   assert.equal((await fetch(`${dev.hubUrl}/metrics`)).status, 404);
 
-  // The stack's readiness: the embedded database, the devnet's upstreams, each chain and its lag.
+  // The stack's readiness: the embedded database, the devnet's upstreams, each chain (EVM and Solana) and its lag.
   const readyz = metricsUrl.replace(/\/metrics$/, "/readyz");
   const report = await pollUntil(
     "/readyz answers 200",
@@ -143,7 +143,7 @@ test("hub start brings up the whole stack, writes dev.json once ready, and stops
   );
   const names = report.checks.map((check) => check.name);
   assert.ok(names.includes("database"), names.join(", "));
-  for (const chain of dev.chains) {
+  for (const chain of [...dev.chains, ...dev.solanaChains]) {
     assert.ok(names.includes(`chain:${chain.chainDomain}`), names.join(", "));
     assert.ok(names.includes(`reconciler:${chain.chainDomain}`), names.join(", "));
   }

@@ -458,6 +458,51 @@ describe("EVM → Solana: Permit2 and EIP-3009 orders paid to a Solana recipient
       userBefore,
     );
   });
+
+  test("each solver's GET /assets lists the Solana USDC beside the EVM assets, and the aggregator lists it with the solver", async () => {
+    const oifChainId = solanaOifChainId(solana().genesisHash).toString();
+    const solanaUsdc = {
+      address: encodeSolanaInteropAddress(solana().genesisHash, mint()),
+      symbol: "USDC",
+      decimals: 6,
+    };
+    for (const path of ["/solvers/alpha/api/v1/assets", "/spec/solvers/beta/v1/assets"]) {
+      const answer = await devnet.call<{
+        networks: Record<
+          string,
+          { chain_id: number | string; assets: { address: string; symbol: string; decimals: number }[] }
+        >;
+      }>("GET", path);
+      assert.equal(answer.status, 200, path);
+      const { networks } = answer.body;
+      assert.deepEqual(
+        Object.keys(networks).sort(),
+        [...devnet.manifest.chains.map((chain) => String(chain.chainId)), oifChainId].sort(),
+      );
+      for (const chain of devnet.manifest.chains) {
+        const network = networks[String(chain.chainId)]!;
+        assert.equal(network.chain_id, chain.chainId);
+        assert.deepEqual(network.assets.map((asset) => asset.symbol).sort(), ["TKN", "USDC", "WETH"]);
+      }
+      // A 256-bit OIF chain id is a decimal string, as in the Permit2 witness (solana-lane.md).
+      assert.deepEqual(networks[oifChainId], { chain_id: oifChainId, assets: [solanaUsdc] });
+    }
+    const solvers = await devnet.call<{
+      solvers: { solverId: string; supportedAssets: { assets: { address: string; chainId: unknown }[] } }[];
+    }>("GET", "/aggregator/api/v1/solvers");
+    assert.equal(solvers.status, 200);
+    for (const solver of solvers.body.solvers) {
+      assert.equal(
+        solver.supportedAssets.assets.length,
+        devnet.manifest.chains.length * 3 + 1,
+        solver.solverId,
+      );
+      assert.deepEqual(
+        solver.supportedAssets.assets.filter((asset) => asset.chainId === oifChainId),
+        [{ address: solanaUsdc.address, chainId: oifChainId, symbol: "USDC", name: "USDC", decimals: 6 }],
+      );
+    }
+  });
 });
 
 /** The StandardOrder an order's settlement data carries (the origin escrow's own words). */

@@ -28,6 +28,8 @@ import {
   chainRpcCheck,
   databaseCheck,
   reconcilerLagCheck,
+  solanaChainRpcCheck,
+  solanaReconcilerLagCheck,
   upstreamCheck,
 } from "./operations/hub-readiness-checks.js";
 import { createOperationsMetrics, type OperationsMetrics } from "./operations/operations-metrics.js";
@@ -89,6 +91,8 @@ export interface HubReadinessOptions {
   extraChecks?: readonly ReadinessCheck[];
   /** A chain whose watermark is more blocks than this behind its head is not ready (default 64). */
   maxLagBlocks?: number;
+  /** A Solana chain whose watermark is more slots than this behind its slot is not ready (default 150). */
+  maxLagSlots?: number;
 }
 
 /** Where the hub reads one EVM chain. */
@@ -189,6 +193,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
     providerIds: providers?.all.map((client) => client.provider.id) ?? [],
   });
   const maxLagBlocks = deps.readiness?.maxLagBlocks ?? 64;
+  const maxLagSlots = deps.readiness?.maxLagSlots ?? 150;
   const readiness = createReadiness({
     checks: [
       ...(operationsStore ? [databaseCheck(operationsStore)] : []),
@@ -197,6 +202,10 @@ export function createHubApp(deps: HubAppDeps): HubApp {
       ...(deps.reconciler?.chains ?? []).flatMap((chain) => [
         chainRpcCheck(chain),
         ...(deps.sql ? [reconcilerLagCheck(chain, createChainFactsStore(deps.sql), maxLagBlocks)] : []),
+      ]),
+      ...(deps.reconciler?.solanaChains ?? []).flatMap((chain) => [
+        solanaChainRpcCheck(chain),
+        ...(deps.sql ? [solanaReconcilerLagCheck(chain, createChainFactsStore(deps.sql), maxLagSlots)] : []),
       ]),
     ],
   });

@@ -37,6 +37,7 @@ import {
   solanaReconcilerChainsFromManifest,
   type TickResult,
 } from "../src/reconciler/index.js";
+import type { SolanaQuoteBlock } from "../src/quotes/quote-template.js";
 import { solanaAssociatedTokenAccount } from "../src/reconciler/solana-associated-token-account.js";
 import { createChainFactsStore } from "../src/store/chain-facts-store.js";
 import { type AcceptingAggregator, startAcceptingAggregator } from "./fixtures/accepting-aggregator.js";
@@ -117,7 +118,11 @@ const solver = () => solanaKeypairFromSecretKey(solana.manifest.solvers[0]?.secr
 const vault = () => address(solana.manifest.escrow.vaults[0]?.vault as string);
 
 /** A Solana → EVM order as the hub quoted it, registered with the escrow and acked through POST /order/openfor. */
-async function solanaOrder(owner: SolanaKeypair, expiresInSeconds: number) {
+async function solanaOrder(
+  owner: SolanaKeypair,
+  expiresInSeconds: number,
+  upstreamWords?: (block: SolanaQuoteBlock) => Record<string, unknown>,
+) {
   seq += 1;
   const now = Math.floor(clock.now() / 1000);
   const fillDeadline = now + Math.min(expiresInSeconds, 300);
@@ -160,32 +165,26 @@ async function solanaOrder(owner: SolanaKeypair, expiresInSeconds: number) {
     amount,
     orderId,
   };
-  const compiled = compileSolanaDeposit({
-    ...deposit,
-    feePayer: solver().address,
-    lifetime: solana.chain.latestBlockhash(),
-  });
+  const lifetime = solana.chain.latestBlockhash();
+  const compiled = compileSolanaDeposit({ ...deposit, feePayer: solver().address, lifetime });
   const message = Uint8Array.from(compiled.messageBytes);
+  const block: SolanaQuoteBlock = {
+    chainDomain: domain(),
+    transactionMessage: Buffer.from(message).toString("base64"),
+    digest: "-",
+    sender: owner.address,
+    feePayer: solver().address,
+    recentBlockhash: lifetime.blockhash,
+    vault: vault(),
+    escrowOrder: { ...terms, amount: amount.toString(), nonce: terms.nonce.toString(), orderId },
+    fillDeadline,
+    output,
+  };
   const quote = await seedSolanaQuote(db.sql, {
     quoteId: `q-sol-rec-${seq}`,
     orgId: ORG,
-    onchainOrderId: orderId,
-    quoteResponse: {
-      quoteId: `up-sol-rec-${seq}`,
-      order: {
-        type: "oif-svm-escrow-v0",
-        payload: {
-          signatureType: "ed25519",
-          transactionMessage: Buffer.from(message).toString("base64"),
-          digest: "-",
-          sender: owner.address,
-          feePayer: solver().address,
-          escrowOrder: { ...terms, amount: amount.toString(), nonce: terms.nonce.toString(), orderId },
-          fillDeadline,
-          output,
-        },
-      },
-    },
+    solana: block,
+    ...(upstreamWords ? { upstreamWords: upstreamWords(block) } : {}),
   });
   const envelope = Buffer.concat([
     Buffer.from([0]),
@@ -296,6 +295,25 @@ describe("the reconciler reads the Solana chain (devnet litesvm over its JSON-RP
     assert.equal((await listEntry(order.hubOrderId)).chain?.status, "REFUNDED");
     const refundTx = await read<OnchainTxOrder>(`/v1/onchain/tx/${domain()}/${refunded}/order`);
     assert.deepEqual([refundTx.orderId, refundTx.event], [order.orderId, "refund"]);
+  });
+
+  test("a deposit's terms are the quote's vetted ones, not the upstream's words: an answer with its uints as JSON numbers and its hashes in capitals reads OPEN with its sponsor and expiry", async () => {
+    const r = await reconciler();
+    const order = await solanaOrder(user(6), 3600, ({ escrowOrder, output }) => ({
+      escrowOrder: {
+        ...escrowOrder,
+        amount: Number(escrowOrder.amount),
+        outputHash: `0x${escrowOrder.outputHash.slice(2).toUpperCase()}`,
+      },
+      output: { ...output, chainId: Number(output.chainId), amount: Number(output.amount) },
+    }));
+    const deposit = order.deposit();
+    assertNoErrors(await r.tick());
+    const entry = await listEntry(order.hubOrderId);
+    assert.equal(entry.chain?.status, "OPEN");
+    assert.equal(entry.chain?.openTx?.txHash, deposit.signature);
+    assert.equal(entry.chain?.sponsor, user(6).address);
+    assert.ok(entry.chain?.expires, "the expiry from the order's terms");
   });
 
   test("the watermarks survive a restart: a new reconciler reads the vault on from the stored newest signature", async () => {

@@ -37,26 +37,39 @@ function envelope(signer: Signer, message: Buffer, options: { prefix?: number } 
 async function solanaQuote(sender: Signer) {
   seq += 1;
   const message = randomBytes(220);
-  const onchainOrderId = `0x${randomBytes(32).toString("hex")}`;
-  const quoteResponse = {
-    quoteId: `up-sol-${seq}`,
-    order: {
-      type: "oif-svm-escrow-v0",
-      payload: {
-        signatureType: "ed25519",
-        transactionMessage: message.toString("base64"),
-        digest: "checksum-not-signed",
-        sender: sender.address,
-        feePayer: newSigner().address,
-        escrowOrder: { orderId: onchainOrderId },
-      },
-    },
-  };
+  const onchainOrderId = `0x${randomBytes(32).toString("hex")}` as const;
+  // Only sender and transactionMessage take part in the check; the other terms are well-formed filler.
   const quote = await seedSolanaQuote(db.sql, {
     quoteId: `q-sol-env-${seq}-${randomBytes(4).toString("hex")}`,
     orgId: ORG,
-    quoteResponse,
-    onchainOrderId,
+    solana: {
+      chainDomain: "solana:envelopetest",
+      transactionMessage: message.toString("base64"),
+      digest: "checksum-not-signed",
+      sender: sender.address,
+      feePayer: newSigner().address,
+      recentBlockhash: newSigner().address,
+      vault: newSigner().address,
+      escrowOrder: {
+        user: sender.address,
+        mint: newSigner().address,
+        amount: "1000000",
+        expires: 1_800_000_600,
+        outputHash: `0x${randomBytes(32).toString("hex")}`,
+        orderId: onchainOrderId,
+      },
+      fillDeadline: 1_800_000_300,
+      output: {
+        oracle: `0x${randomBytes(32).toString("hex")}`,
+        settler: `0x${randomBytes(32).toString("hex")}`,
+        chainId: "31337",
+        token: `0x${randomBytes(32).toString("hex")}`,
+        amount: "990000",
+        recipient: `0x${randomBytes(32).toString("hex")}`,
+        callbackData: "0x",
+        context: "0x",
+      },
+    },
   });
   return { quote, message, onchainOrderId };
 }

@@ -42,7 +42,8 @@ export interface AggregatorConfig {
 
 export interface SupportedAsset {
   address: string;
-  chainId: number;
+  /** A decimal string for a Solana chain, whose OIF chain id is 256 bits (the solver's `chain_id`). */
+  chainId: number | string;
   symbol: string;
   name: string;
   decimals: number;
@@ -107,7 +108,7 @@ function isAbort(error: unknown): boolean {
 }
 
 function parseAssets(body: unknown): SupportedAsset[] {
-  const networks = (body as { networks?: Record<string, { chain_id?: number; assets?: unknown[] }> })
+  const networks = (body as { networks?: Record<string, { chain_id?: number | string; assets?: unknown[] }> })
     ?.networks;
   if (!networks) return [];
   const assets: SupportedAsset[] = [];

@@ -8,11 +8,13 @@ import {
   type DevnetSolanaAccount,
   devnetErc20Abi,
   devnetUsdcAbi,
+  encodeSolanaInteropAddress,
   fillDescriptionHash,
   inputSettlerEscrowAbi,
   type MandateOutput,
   orderIdentifier,
   outputSettlerAbi,
+  solanaOifChainId,
   type StandardOrder,
   standardOrderToJson,
 } from "@hub/chain";
@@ -88,7 +90,11 @@ export interface SolverConfig {
 export interface SolverAssets {
   networks: Record<
     string,
-    { chain_id: number; assets: { address: string; symbol: string; decimals: number }[] }
+    {
+      /** A Solana chain's OIF chain id is 256 bits: a decimal string, as in solana-lane.md's witness. */
+      chain_id: number | string;
+      assets: { address: string; symbol: string; decimals: number }[];
+    }
   >;
 }
 
@@ -559,6 +565,18 @@ export function createSolver(config: SolverConfig): Solver {
         list.push({ address: encodeInteropAddress(chain.chainId, address), ...meta });
       }
       networks[String(chain.chainId)] = { chain_id: chain.chainId, assets: list };
+    }
+    const solana = config.manifest.solana;
+    if (solana && (solanaFiller || solanaSource)) {
+      const chainId = solanaOifChainId(solana.genesisHash).toString();
+      networks[chainId] = {
+        chain_id: chainId,
+        assets: solana.tokens.map((token) => ({
+          address: encodeSolanaInteropAddress(solana.genesisHash, token.mint),
+          symbol: token.symbol,
+          decimals: token.decimals,
+        })),
+      };
     }
     return { networks };
   }

@@ -16,6 +16,12 @@ export interface ProbedChain {
   startBlock: number;
 }
 
+/** A Solana chain the reconciler indexes. */
+export interface ProbedSolanaChain {
+  chainDomain: string;
+  rpcUrl: string;
+}
+
 export function databaseCheck(store: OperationsStore): ReadinessCheck {
   return { name: "database", run: async () => void (await store.ping()) };
 }
@@ -71,6 +77,54 @@ export function reconcilerLagCheck(
       const lag = head - indexed;
       return lag > maxLagBlocks
         ? `the reconciler is ${lag} blocks behind the head ${head} (bound ${maxLagBlocks})`
+        : undefined;
+    },
+  };
+}
+
+/** getSlot at the `confirmed` commitment the reconciler reads, over Solana JSON-RPC. */
+export async function solanaSlot(rpcUrl: string, signal: AbortSignal): Promise<number> {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getSlot", params: [{ commitment: "confirmed" }] }),
+    signal,
+  });
+  if (!response.ok) throw new Error(`the RPC answered HTTP ${response.status}`);
+  const body = (await response.json()) as { result?: unknown; error?: { message?: string } };
+  if (typeof body.result !== "number")
+    throw new Error(`the RPC answered no slot: ${body.error?.message ?? "no result"}`);
+  return body.result;
+}
+
+/** The Solana chain's RPC answers a slot. */
+export function solanaChainRpcCheck(chain: ProbedSolanaChain): ReadinessCheck {
+  return {
+    name: `chain:${chain.chainDomain}`,
+    run: async (signal) => void (await solanaSlot(chain.rpcUrl, signal)),
+  };
+}
+
+/**
+ * The Solana reconciler's watermark (the slot its last complete tick read first) is at most
+ * maxLagSlots behind the chain's slot; a chain it has never indexed is not ready.
+ */
+export function solanaReconcilerLagCheck(
+  chain: ProbedSolanaChain,
+  watermarks: Pick<ChainFactsStore, "getWatermark">,
+  maxLagSlots: number,
+): ReadinessCheck {
+  return {
+    name: `reconciler:${chain.chainDomain}`,
+    run: async (signal) => {
+      const [head, watermark] = await Promise.all([
+        solanaSlot(chain.rpcUrl, signal),
+        watermarks.getWatermark(chain.chainDomain),
+      ]);
+      if (!watermark) return `the reconciler has not indexed ${chain.chainDomain} yet`;
+      const lag = head - watermark.lastBlock;
+      return lag > maxLagSlots
+        ? `the reconciler is ${lag} slots behind the slot ${head} (bound ${maxLagSlots})`
         : undefined;
     },
   };

@@ -87,5 +87,19 @@ export interface SolanaQuoteTemplate {
   };
 }
 
+/** The vetted Solana terms of an oif-escrow-nonevm quote, written once at quote time. */
+export type SolanaQuoteBlock = SolanaQuoteTemplate["solana"];
+
+/**
+ * The `solana` block of a stored oif-escrow-nonevm template. Every such row has one: the block was
+ * written from the lane's first stored quote on (the raw upstream answer is only forwarded).
+ */
+export function solanaQuoteBlockOf(template: Record<string, unknown>): SolanaQuoteBlock {
+  const block = template.solana;
+  if (typeof block !== "object" || block === null)
+    throw new Error("a stored oif-escrow-nonevm quote has no solana block");
+  return block as SolanaQuoteBlock;
+}
+
 /** What a submission needs on any OIF lane, EVM or Solana source. */
 export type OifLaneTemplate = QuoteTemplate | SolanaQuoteTemplate;

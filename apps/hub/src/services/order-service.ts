@@ -13,6 +13,7 @@ import { completesOnOpenFor, laneTable } from "../lanes/lane-table.js";
 import type { OutboundLimiter, ReleaseSlot } from "../limits/outbound-limiter.js";
 import { type ProviderState, reapproveOpenFlowQuote } from "../open-flow/reapprove-open-flow-quote.js";
 import { verifyOpenFlowSignature } from "../open-flow/verify-open-flow-signature.js";
+import { solanaQuoteBlockOf } from "../quotes/quote-template.js";
 import type { OpenFlowStore } from "../store/open-flow-store.js";
 import type { QuoteForSubmission, Reservation, SubmissionStore } from "../store/submission-store.js";
 import { firstUpstreamView } from "../submissions/first-upstream-view.js";
@@ -293,7 +294,7 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
       const signature = normaliseOpenForSignature(quote.lane, request.signature);
       // Checked before anything is reserved or forwarded: a bad envelope leaves no trace.
       if (laneTable[quote.lane].signature === "solana-envelope" && signature !== undefined)
-        verifySolanaEnvelope(quote.template.quoteResponse, signature);
+        verifySolanaEnvelope(solanaQuoteBlockOf(quote.template), signature);
       const id = hubOrderId(quote.quoteId);
       const requestFingerprint = canonicalSha256({
         quoteRequestId: request.quoteRequestId,

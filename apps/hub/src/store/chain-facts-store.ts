@@ -7,6 +7,7 @@ import {
 } from "@hub/chain";
 import type { OnchainTxOrder } from "@hub/contract";
 import { isStorableText, type SqlClient, type SqlExecutor } from "@hub/store";
+import type { SolanaQuoteBlock } from "../quotes/quote-template.js";
 import type { BridgeLog, ChainBlock, OrderLog } from "../reconciler/chain-reader.js";
 import type { SolanaOrderFact } from "../reconciler/read-solana-order-fact.js";
 import type {
@@ -516,25 +517,18 @@ function hex32OfKey(key: string): string {
 }
 
 /**
- * The terms of a Solana escrow order from the hub's own quote, kept only when they hash to the order
- * id (sha256 over user, mint, amount, expires, nonce, outputHash) and the output to outputHash: the id
- * commits to them, so terms from the quote are the terms the deposit was made under.
+ * The terms of a Solana escrow order from the hub's own quote (its vetted `solana` block), kept only
+ * when they hash to the order id (sha256 over user, mint, amount, expires, nonce, outputHash) and the
+ * output to outputHash: the id commits to them, so terms from the quote are the terms the deposit was
+ * made under.
  */
-function solanaTermsOf(onchainOrderId: string, payload: unknown): SolanaOrderTerms | undefined {
+function solanaTermsOf(
+  onchainOrderId: string,
+  block: SolanaQuoteBlock | undefined,
+): SolanaOrderTerms | undefined {
+  if (!block) return undefined;
   try {
-    const p = payload as {
-      escrowOrder: {
-        user: string;
-        mint: string;
-        amount: string;
-        expires: number;
-        nonce: string;
-        outputHash: `0x${string}`;
-      };
-      fillDeadline: number;
-      output: MandateOutputRecord;
-    };
-    const { escrowOrder, fillDeadline, output } = p;
+    const { escrowOrder, fillDeadline, output } = block;
     const id = solanaEscrowOrderId({
       ...escrowOrder,
       amount: BigInt(escrowOrder.amount),
@@ -661,8 +655,8 @@ export function createChainFactsStore(sql: SqlClient): ChainFactsStore {
            FROM solana_order_facts ${where} ORDER BY chain_domain, slot, signature`,
           [ids],
         ),
-        sql.query<{ onchain_order_id: string; payload: unknown }>(
-          `SELECT DISTINCT ON (onchain_order_id) onchain_order_id, template->'quoteResponse'->'order'->'payload' AS payload
+        sql.query<{ onchain_order_id: string; solana: unknown }>(
+          `SELECT DISTINCT ON (onchain_order_id) onchain_order_id, template->'solana' AS solana
            FROM quotes WHERE onchain_order_id = ANY($1::text[]) AND lane = 'oif-escrow-nonevm'
            ORDER BY onchain_order_id, issued_at`,
           [ids],
@@ -692,7 +686,12 @@ export function createChainFactsStore(sql: SqlClient): ChainFactsStore {
         };
       }
       for (const row of refunds) entry(row.onchain_order_id).refunded = factRef(row);
-      const terms = new Map(solanaQuotes.map((row) => [row.onchain_order_id, row.payload]));
+      const terms = new Map(
+        solanaQuotes.map((row) => [
+          row.onchain_order_id,
+          parseJson<SolanaQuoteBlock | null>(row.solana) ?? undefined,
+        ]),
+      );
       for (const row of solana) {
         const found = entry(row.onchain_order_id);
         const ref = solanaRef(row);

@@ -1,6 +1,7 @@
 import { createPublicKey, verify } from "node:crypto";
 import { decodeBase58 } from "@hub/chain";
 import { HubError } from "@hub/contract";
+import type { SolanaQuoteBlock } from "../quotes/quote-template.js";
 
 const ED25519_SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 
@@ -8,23 +9,16 @@ function refuse(message: string): never {
   throw new HubError("EIN0001", { reference: "signature", message });
 }
 
-function solanaPayloadOf(quoteResponse: unknown): { sender: string; transactionMessage: string } {
-  const order = (quoteResponse as { order?: { payload?: Record<string, unknown> } } | undefined)?.order;
-  const sender = order?.payload?.sender;
-  const transactionMessage = order?.payload?.transactionMessage;
-  if (typeof sender !== "string" || typeof transactionMessage !== "string") {
-    throw new Error("a stored oif-escrow-nonevm quote has no sender and transactionMessage");
-  }
-  return { sender, transactionMessage };
-}
-
 /**
- * Checks a 97-byte envelope (already length- and prefix-checked) against the stored quote: the public
- * key (bytes 65..96) is the payload's `sender`, and the Ed25519 signature (bytes 1..64) verifies over
- * the base64-decoded `transactionMessage`. The `digest` is a checksum and plays no part.
+ * Checks a 97-byte envelope (already length- and prefix-checked) against the stored quote's vetted
+ * terms: the public key (bytes 65..96) is the `sender`, and the Ed25519 signature (bytes 1..64)
+ * verifies over the base64-decoded `transactionMessage`. The `digest` is a checksum and plays no part.
  */
-export function verifySolanaEnvelope(quoteResponse: unknown, envelope: string): void {
-  const { sender, transactionMessage } = solanaPayloadOf(quoteResponse);
+export function verifySolanaEnvelope(
+  quote: Pick<SolanaQuoteBlock, "sender" | "transactionMessage">,
+  envelope: string,
+): void {
+  const { sender, transactionMessage } = quote;
   const bytes = Buffer.from(envelope, "base64");
   const signature = bytes.subarray(1, 65);
   const publicKey = bytes.subarray(65, 97);

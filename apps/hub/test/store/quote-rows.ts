@@ -1,4 +1,5 @@
 import type { SqlExecutor } from "@hub/store";
+import type { SolanaQuoteBlock } from "../../src/quotes/quote-template.js";
 
 /** The quotes table's rows of one quote id, every column as the driver returns it. */
 export function readQuoteRows<Row extends object = Record<string, unknown>>(
@@ -61,26 +62,53 @@ export async function storedQuoteIds(sql: SqlExecutor, quoteIds: readonly string
   return rows.map((row) => row.quote_id);
 }
 
-/** A quote on the Solana lane (oif-escrow-nonevm) with the given upstream answer, registrable for ten minutes. */
+/**
+ * An oif-escrow-nonevm quote as the hub stores it: the vetted `solana` block, and beside it the
+ * upstream answer in the wire contract's words (docs/decisions/solana-lane.md), which is only forwarded.
+ */
 export async function seedSolanaQuote(
   sql: SqlExecutor,
-  quote: { quoteId: string; orgId: string; quoteResponse: unknown; onchainOrderId: string },
+  quote: {
+    quoteId: string;
+    orgId: string;
+    solana: SolanaQuoteBlock;
+    /** Words of the upstream's payload that differ from the vetted block (a uint as a JSON number, say). */
+    upstreamWords?: Record<string, unknown>;
+  },
 ): Promise<{ quoteRequestId: string; quoteId: string }> {
+  const { transactionMessage, digest, sender, feePayer, escrowOrder, fillDeadline, output } = quote.solana;
+  const payload = {
+    transactionMessage,
+    digest,
+    sender,
+    feePayer,
+    escrowOrder,
+    fillDeadline,
+    output,
+    ...quote.upstreamWords,
+  };
+  const onchainOrderId = escrowOrder.orderId;
   const template = {
     version: 1,
     providerId: "devnet",
+    solverId: "alpha",
     lane: "oif-escrow-nonevm",
     orderType: "oif-svm-escrow-v0",
-    quoteResponse: quote.quoteResponse,
-    onchainOrderId: quote.onchainOrderId,
+    signatureScheme: "ed25519",
+    quoteResponse: {
+      quoteId: `up-${quote.quoteId}`,
+      order: { type: "oif-svm-escrow-v0", payload: { signatureType: "ed25519", ...payload } },
+    },
+    onchainOrderId,
     onchainOrderIdSource: "verified",
+    solana: quote.solana,
   };
   await sql.query(
     `INSERT INTO quotes (quote_id, quote_request_id, org_id, subject, replica_id, lane, provider_id,
        request_fingerprint, winner, template, onchain_order_id, issued_at, expires_at, registrable_until)
      VALUES ($1, 'qr-' || $1, $2, 'user-1', 'r1', 'oif-escrow-nonevm', 'devnet', $3, '{}'::jsonb, $4::jsonb, $5,
        now(), now() + interval '10 minutes', now() + interval '10 minutes')`,
-    [quote.quoteId, quote.orgId, "d".repeat(64), JSON.stringify(template), quote.onchainOrderId],
+    [quote.quoteId, quote.orgId, "d".repeat(64), JSON.stringify(template), onchainOrderId],
   );
   return { quoteRequestId: `qr-${quote.quoteId}`, quoteId: quote.quoteId };
 }
