@@ -55,6 +55,7 @@ async function solanaQuote(sender: Signer) {
         mint: newSigner().address,
         amount: "1000000",
         expires: 1_800_000_600,
+        nonce: "7",
         outputHash: `0x${randomBytes(32).toString("hex")}`,
         orderId: onchainOrderId,
       },
