@@ -86,9 +86,13 @@ export function findDevnetChainSnapshot(
   }
 }
 
-/** Removes a snapshot anvil could not start from, so the next deployment replaces it. */
+/** Removes a snapshot anvil could not start from, so a new deployment can take its place. */
 export function discardDevnetChainSnapshot(snapshot: DevnetChainSnapshot): void {
-  rmSync(snapshot.dir, { recursive: true, force: true });
+  try {
+    rmSync(snapshot.dir, { recursive: true, force: true });
+  } catch {
+    // A cache that cannot be written keeps it: the next start deploys again.
+  }
 }
 
 /**

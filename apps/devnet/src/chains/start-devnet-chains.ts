@@ -128,13 +128,13 @@ async function startDevnetChain(params: {
       () => undefined,
     );
     if (loaded) return { anvil: loaded, chain: devnetChain(loaded, chainId, plan, snapshot.deployBlock) };
-    // A state this anvil cannot load (or that lacks the deployment) is replaced by the deploy below.
-    discardDevnetChainSnapshot(snapshot);
   }
   const anvil = await startAnvil(anvilOptions);
   try {
     const chain = await deployDevnetChain({ rpcUrl: anvil.rpcUrl, chainId, accounts, plan });
     if (cache !== false && key) {
+      // A state this anvil could not load (or that lacked the deployment) gives way to this deployment.
+      if (snapshot) discardDevnetChainSnapshot(snapshot);
       await saveDevnetChainSnapshot(cache, chainId, key, anvil.rpcUrl, chain.deployBlock).catch(() => {
         // A read-only cache: the next start deploys again.
       });
