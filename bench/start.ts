@@ -3,6 +3,8 @@
 // then on the same dir again (existing), with the devnet and the embedded PGlite, every listener on a
 // free port and JSON logs. "Ready" is the "ready in" log line, written once dev.json is written and
 // every listener answers. Each run also reports the process's phases (the "start-up phases" line).
+// The caches a start uses (PGlite templates and anvil states in ~/.cache/intent-hub) are warm after
+// the first run: a fresh data dir is a fresh database and fresh chains, not a fresh clone.
 // `npm run bench -- start` (START_RUNS pairs, default 3), or standalone: `node --import tsx bench/start.ts`.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";

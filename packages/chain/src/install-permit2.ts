@@ -1,6 +1,9 @@
 import type { Client } from "viem";
 import { permit2RuntimeBytecode } from "../artifacts/contract-artifacts.js";
 
+/** The canonical Permit2 runtime that installPermit2 sets. */
+export { permit2RuntimeBytecode };
+
 /** The canonical Permit2 address, the same on every public chain. */
 export const PERMIT2_ADDRESS = "0x000000000022D473030F116dDEE9F6B43aC78BA3" as const;
 

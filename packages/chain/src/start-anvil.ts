@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
@@ -16,6 +16,8 @@ export interface StartAnvilOptions {
   blockGasLimit?: bigint;
   /** How long to wait for the node to answer. */
   readyTimeoutMs?: number;
+  /** A state file (`anvil_dumpState`, gunzipped) the node starts from instead of an empty chain. */
+  loadState?: string;
 }
 
 export interface RunningAnvil {
@@ -43,6 +45,11 @@ export function anvilBinaryPath(): string {
   return join(dirname(require.resolve(`${pkg}/package.json`)), "bin", "anvil");
 }
 
+/** The version of the anvil binary anvilBinaryPath() runs (its platform package's). */
+export function anvilVersion(): string {
+  return JSON.parse(readFileSync(join(dirname(anvilBinaryPath()), "..", "package.json"), "utf8")).version;
+}
+
 /**
  * Starts an anvil node on 127.0.0.1, spawning the binary itself so the pid is the node's,
  * and resolves once it answers JSON-RPC.
@@ -60,6 +67,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<RunningAnv
   if (options.accounts !== undefined) args.push("--accounts", String(options.accounts));
   if (options.mnemonic !== undefined) args.push("--mnemonic", options.mnemonic);
   if (options.blockGasLimit !== undefined) args.push("--gas-limit", options.blockGasLimit.toString());
+  if (options.loadState !== undefined) args.push("--load-state", options.loadState);
   // setpriv sets the parent-death signal and then execs anvil (same pid), so a node killed with SIGKILL
   // (a crashed or timed-out test) leaves no anvil behind.
   const child = existsSync(setprivPath)

@@ -50,7 +50,7 @@ export const devnetSwapRate = { numerator: 10n ** 6n, denominator: 10n ** 18n } 
 
 export const devnetCommitteeThreshold = 2;
 
-interface PlannedTransaction {
+export interface PlannedTransaction {
   from: DevnetAccount;
   to?: Address;
   data: Hex;
@@ -81,17 +81,15 @@ export function devnetContractAddresses(deployer: Address): DevnetChainContracts
   return { permit2: PERMIT2_ADDRESS, ...Object.fromEntries(entries) } as DevnetChainContracts;
 }
 
-/**
- * Deploys every devnet contract on a fresh anvil chain in a fixed order (so addresses are the same on
- * every start), installs Permit2, and funds users, solvers, the swap pool and the bridge. Transactions
- * are signed locally and sent in batches; only each phase's receipts are awaited.
- */
-export async function deployDevnetChain(params: {
-  rpcUrl: string;
-  chainId: number;
-  accounts: DevnetAccounts;
-}): Promise<DevnetChain> {
-  const { rpcUrl, chainId, accounts } = params;
+/** What a deployment sends, in order: the contracts' deploys, then the funding calls. */
+export interface DevnetDeploymentPlan {
+  contracts: DevnetChainContracts;
+  deploys: PlannedTransaction[];
+  funding: PlannedTransaction[];
+}
+
+/** The devnet's deployment, the same on every chain: it depends on the accounts and the bytecode alone. */
+export function planDevnetDeployment(accounts: DevnetAccounts): DevnetDeploymentPlan {
   const { deployer, relayer, committee, solvers, users } = accounts;
   const contracts = devnetContractAddresses(deployer.address);
 
@@ -194,6 +192,24 @@ export async function deployDevnetChain(params: {
     }
   }
 
+  return { contracts, deploys, funding };
+}
+
+/**
+ * Deploys every devnet contract on a fresh anvil chain in a fixed order (so addresses are the same on
+ * every start), installs Permit2, and funds users, solvers, the swap pool and the bridge. Transactions
+ * are signed by anvil and sent in batches; only each phase's receipts are awaited.
+ */
+export async function deployDevnetChain(params: {
+  rpcUrl: string;
+  chainId: number;
+  accounts: DevnetAccounts;
+  /** planDevnetDeployment(accounts), when the caller has it already. */
+  plan?: DevnetDeploymentPlan;
+}): Promise<DevnetChain> {
+  const { rpcUrl, chainId, accounts } = params;
+  const { deployer } = accounts;
+  const { contracts, deploys, funding } = params.plan ?? planDevnetDeployment(accounts);
   const [deployerNonce] = await jsonRpcBatch(rpcUrl, [
     { method: "eth_getTransactionCount", params: [deployer.address, "latest"] },
   ]);
@@ -209,13 +225,7 @@ export async function deployDevnetChain(params: {
   // Funding calls go to the contracts just deployed: a call to a not-yet-deployed address would succeed silently.
   await sendAll(rpcUrl, chainId, funding, nonces);
   await jsonRpcBatch(rpcUrl, [{ method: "evm_setAutomine", params: [true] }]);
-  const codes = (await jsonRpcBatch(
-    rpcUrl,
-    [...Object.values(contracts)].map((address) => ({ method: "eth_getCode", params: [address, "latest"] })),
-  )) as Hex[];
-  codes.forEach((code, i) => {
-    if (code === "0x") throw new Error(`no code at ${Object.keys(contracts)[i]} on chain ${chainId}`);
-  });
+  await checkDevnetContracts(rpcUrl, chainId, contracts);
   return {
     chainDomain: `eip155:${chainId}`,
     chainId,
@@ -223,6 +233,21 @@ export async function deployDevnetChain(params: {
     contracts,
     deployBlock: Number(deployReceipts[0]!.blockNumber),
   };
+}
+
+/** Fails unless every devnet contract has code on the chain. */
+export async function checkDevnetContracts(
+  rpcUrl: string,
+  chainId: number,
+  contracts: DevnetChainContracts,
+): Promise<void> {
+  const codes = (await jsonRpcBatch(
+    rpcUrl,
+    [...Object.values(contracts)].map((address) => ({ method: "eth_getCode", params: [address, "latest"] })),
+  )) as Hex[];
+  codes.forEach((code, i) => {
+    if (code === "0x") throw new Error(`no code at ${Object.keys(contracts)[i]} on chain ${chainId}`);
+  });
 }
 
 interface Receipt {
