@@ -2,17 +2,13 @@ import { randomUUID } from "node:crypto";
 import { type DevnetChain, type DevnetManifest, devnetErc20Abi, outputSettlerAbi } from "@hub/chain";
 import type { Clock } from "@hub/clock";
 import { getTransactionEncoder, type SignatureBytes } from "@solana/kit";
-import { BaseError, decodeEventLog, type Hex, type TransactionReceipt } from "viem";
-import type {
-  OrderStatus,
-  SolverOrderResponse,
-  SolverPostOrderResponse,
-  TransactionType,
-} from "../aggregator/oif-order.js";
+import { BaseError, decodeEventLog, type Hex } from "viem";
+import type { OrderStatus, SolverOrderResponse, SolverPostOrderResponse } from "../aggregator/oif-order.js";
 import type { SolverQuote } from "../aggregator/oif-quote.js";
 import type { GetQuoteRequest } from "../aggregator/oif-quote-request.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
 import { describeTransactionError } from "../solana/solana-transaction-error.js";
+import { orderMoves } from "./order-moves.js";
 import { reportedStatus } from "./reported-status.js";
 import { openSolanaEnvelope } from "./solana-envelope.js";
 import {
@@ -22,7 +18,7 @@ import {
   solanaFillerData,
   svmEscrowOrderType,
 } from "./solana-source-quote.js";
-import type { SolverChainClient } from "./solver-chain-clients.js";
+import { type SolverChainClient, transactionReceipt } from "./solver-chain-clients.js";
 import { SolverError } from "./solver-error.js";
 
 export interface SolanaSourceConfig {
@@ -93,6 +89,7 @@ export function createSolanaSourceOrders(config: SolanaSourceConfig): SolanaSour
   const quotes = new Map<string, StoredQuote>();
   const orders = new Map<string, SolanaSourceRecord>();
   const nowSeconds = () => Math.floor(config.clock.now() / 1000);
+  const { move, fail } = orderMoves(nowSeconds);
   const fillerData = solanaFillerData(solana.keypair);
 
   async function blockSeconds(chain: DevnetChain): Promise<number> {
@@ -246,24 +243,6 @@ export function createSolanaSourceOrders(config: SolanaSourceConfig): SolanaSour
     };
   }
 
-  function move(record: SolanaSourceRecord, status: OrderStatus): true {
-    record.status = status;
-    record.updatedAt = nowSeconds();
-    return true;
-  }
-
-  function fail(record: SolanaSourceRecord, stage: TransactionType, message: string): true {
-    return move(record, { failed: [stage, message] });
-  }
-
-  async function receipt(chain: SolverChainClient, hash: Hex): Promise<TransactionReceipt | undefined> {
-    try {
-      return await chain.publicClient.getTransactionReceipt({ hash });
-    } catch {
-      return undefined;
-    }
-  }
-
   // The escrow's settlement of the order, read from the vault's history since the deposit.
   async function vaultSettlement(
     record: SolanaSourceRecord,
@@ -332,7 +311,7 @@ export function createSolanaSourceOrders(config: SolanaSourceConfig): SolanaSour
           record.updatedAt = nowSeconds();
           return true;
         }
-        const mined = await receipt(destination, record.fillTx);
+        const mined = await transactionReceipt(destination, record.fillTx);
         if (!mined) return false;
         if (mined.status !== "success") return fail(record, "Fill", `fill reverted in ${record.fillTx}`);
         for (const log of mined.logs) {

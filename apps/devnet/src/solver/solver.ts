@@ -17,27 +17,15 @@ import {
   standardOrderToJson,
 } from "@hub/chain";
 import { type Clock, systemClock } from "@hub/clock";
-import {
-  type Address,
-  BaseError,
-  decodeEventLog,
-  getAbiItem,
-  type Hex,
-  maxUint256,
-  type TransactionReceipt,
-} from "viem";
+import { type Address, BaseError, decodeEventLog, getAbiItem, type Hex, maxUint256 } from "viem";
 import { decodeInteropAddress, encodeInteropAddress } from "../aggregator/interop-address.js";
-import type {
-  OrderStatus,
-  SolverOrderResponse,
-  SolverPostOrderResponse,
-  TransactionType,
-} from "../aggregator/oif-order.js";
+import type { OrderStatus, SolverOrderResponse, SolverPostOrderResponse } from "../aggregator/oif-order.js";
 import type { OifOrder, SolverQuote } from "../aggregator/oif-quote.js";
 import { getQuoteRequestSchema, validateQuoteRequest } from "../aggregator/oif-quote-request.js";
 import { createLogCursor, type LogCursor } from "../create-log-cursor.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
 import { escrowOpenForSignature } from "./escrow-open-for-signature.js";
+import { orderMoves } from "./order-moves.js";
 import { permit2OrderPayload, receiveWithAuthorizationPayload, type TokenDomain } from "./order-payloads.js";
 import { quoteAmounts } from "./quote-amounts.js";
 import { reportedStatus } from "./reported-status.js";
@@ -51,7 +39,11 @@ import {
 } from "./solana-output-fill.js";
 import { createSolanaSourceOrders, type SolanaSourceOrders } from "./solana-source-order.js";
 import { isSolanaSourceRequest, type SolanaSourceDeps } from "./solana-source-quote.js";
-import { createSolverChainClients, type SolverChainClient } from "./solver-chain-clients.js";
+import {
+  createSolverChainClients,
+  type SolverChainClient,
+  transactionReceipt,
+} from "./solver-chain-clients.js";
 import { SolverError } from "./solver-error.js";
 
 /** The assets a devnet solver bridges: each one to the same asset on another devnet chain. */
@@ -167,6 +159,7 @@ export function createSolver(config: SolverConfig): Solver {
   const tokenMeta = new Map<string, { symbol: string; decimals: number }>();
   const decimalsByToken = new Map<string, number>();
   const nowSeconds = () => Math.floor(clock.now() / 1000);
+  const { move, fail } = orderMoves(nowSeconds);
   const solanaFiller =
     config.manifest.solana && config.solanaAccount
       ? createSolanaFiller({ rpcUrl: config.manifest.solana.rpcUrl, account: config.solanaAccount })
@@ -563,24 +556,6 @@ export function createSolver(config: SolverConfig): Solver {
     return { networks };
   }
 
-  function move(record: OrderRecord, status: OrderStatus): true {
-    record.status = status;
-    record.updatedAt = nowSeconds();
-    return true;
-  }
-
-  function fail(record: OrderRecord, stage: TransactionType, message: string): true {
-    return move(record, { failed: [stage, message] });
-  }
-
-  async function receipt(chain: SolverChainClient, hash: Hex): Promise<TransactionReceipt | undefined> {
-    try {
-      return await chain.publicClient.getTransactionReceipt({ hash });
-    } catch {
-      return undefined;
-    }
-  }
-
   async function escrowStatus(record: OrderRecord): Promise<number> {
     return client(record.quote.origin.chainId).publicClient.readContract({
       address: record.quote.origin.contracts.inputSettlerEscrow,
@@ -630,7 +605,7 @@ export function createSolver(config: SolverConfig): Solver {
         return false;
       }
       case "pending": {
-        const mined = await receipt(origin, record.openTx!);
+        const mined = await transactionReceipt(origin, record.openTx!);
         if (!mined) return false;
         if (mined.status !== "success")
           return fail(record, "Prepare", `openFor reverted in ${record.openTx}`);
@@ -673,7 +648,7 @@ export function createSolver(config: SolverConfig): Solver {
           record.fillTimestamp = outcome.blockTime;
           return move(record, "executed");
         }
-        const mined = await receipt(destination!, record.fillTx as Hex);
+        const mined = await transactionReceipt(destination!, record.fillTx as Hex);
         if (!mined) return false;
         if (mined.status !== "success") return fail(record, "Fill", `fill reverted in ${record.fillTx}`);
         for (const log of mined.logs) {
@@ -735,7 +710,7 @@ export function createSolver(config: SolverConfig): Solver {
           record.updatedAt = nowSeconds();
           return true;
         }
-        const mined = await receipt(origin, record.claimTx);
+        const mined = await transactionReceipt(origin, record.claimTx);
         if (!mined) return false;
         if (mined.status !== "success")
           return fail(record, "Claim", `finalise reverted in ${record.claimTx}`);
