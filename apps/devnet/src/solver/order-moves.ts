@@ -6,6 +6,10 @@ export interface MovingOrder {
   updatedAt: number;
 }
 
+/** Whether the order is done (finalized, refunded or failed): its state machine moves no further. */
+export const terminal = (status: OrderStatus): boolean =>
+  status === "finalized" || status === "refunded" || typeof status === "object";
+
 /**
  * The state machine's two moves, stamped with the solver's clock: `move` to a status, `fail` at a
  * stage with a reason. Both answer true, so a step can `return move(...)` to say it moved.

@@ -2,13 +2,14 @@ import { randomUUID } from "node:crypto";
 import { type DevnetChain, type DevnetManifest, devnetErc20Abi, outputSettlerAbi } from "@hub/chain";
 import type { Clock } from "@hub/clock";
 import { getTransactionEncoder, type SignatureBytes } from "@solana/kit";
-import { BaseError, decodeEventLog, type Hex } from "viem";
+import { decodeEventLog, type Hex } from "viem";
 import type { OrderStatus, SolverOrderResponse, SolverPostOrderResponse } from "../aggregator/oif-order.js";
 import type { SolverQuote } from "../aggregator/oif-quote.js";
 import type { GetQuoteRequest } from "../aggregator/oif-quote-request.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
 import { describeTransactionError } from "../solana/solana-transaction-error.js";
-import { orderMoves } from "./order-moves.js";
+import { errorText } from "./error-text.js";
+import { orderMoves, terminal } from "./order-moves.js";
 import { reportedStatus } from "./reported-status.js";
 import { openSolanaEnvelope } from "./solana-envelope.js";
 import {
@@ -65,14 +66,6 @@ interface SolanaSourceRecord {
   fillTimestamp?: number;
   /** The escrow's release to the solver. */
   claimTx?: string;
-}
-
-const terminal = (status: OrderStatus) =>
-  status === "finalized" || status === "refunded" || typeof status === "object";
-
-function errorText(error: unknown): string {
-  if (error instanceof BaseError) return error.shortMessage;
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** A memo as the chain's history shows it. */

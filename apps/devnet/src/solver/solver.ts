@@ -17,7 +17,7 @@ import {
   standardOrderToJson,
 } from "@hub/chain";
 import { type Clock, systemClock } from "@hub/clock";
-import { type Address, BaseError, decodeEventLog, getAbiItem, type Hex, maxUint256 } from "viem";
+import { type Address, decodeEventLog, getAbiItem, type Hex, maxUint256 } from "viem";
 import { decodeInteropAddress, encodeInteropAddress } from "../aggregator/interop-address.js";
 import type { OrderStatus, SolverOrderResponse, SolverPostOrderResponse } from "../aggregator/oif-order.js";
 import type { OifOrder, SolverQuote } from "../aggregator/oif-quote.js";
@@ -25,7 +25,8 @@ import { getQuoteRequestSchema, validateQuoteRequest } from "../aggregator/oif-q
 import { createLogCursor, type LogCursor } from "../create-log-cursor.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
 import { escrowOpenForSignature } from "./escrow-open-for-signature.js";
-import { orderMoves } from "./order-moves.js";
+import { errorText } from "./error-text.js";
+import { orderMoves, terminal } from "./order-moves.js";
 import { permit2OrderPayload, receiveWithAuthorizationPayload, type TokenDomain } from "./order-payloads.js";
 import { quoteAmounts } from "./quote-amounts.js";
 import { reportedStatus } from "./reported-status.js";
@@ -129,14 +130,6 @@ const openEvent = getAbiItem({ abi: inputSettlerEscrowAbi, name: "Open" });
 
 /** The escrow's orderStatus enum. */
 const escrowOrderStatus = { None: 0, Deposited: 1, Claimed: 2, Refunded: 3 } as const;
-
-const terminal = (status: OrderStatus) =>
-  status === "finalized" || status === "refunded" || typeof status === "object";
-
-function errorText(error: unknown): string {
-  if (error instanceof BaseError) return error.shortMessage;
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** A devnet OIF solver: quotes same-asset bridges between devnet chains, then opens, fills and claims on chain. */
 export function createSolver(config: SolverConfig): Solver {
