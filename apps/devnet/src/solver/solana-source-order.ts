@@ -2,13 +2,14 @@ import { randomUUID } from "node:crypto";
 import { type DevnetChain, type DevnetManifest, devnetErc20Abi, outputSettlerAbi } from "@hub/chain";
 import type { Clock } from "@hub/clock";
 import { getTransactionEncoder, type SignatureBytes } from "@solana/kit";
-import { decodeEventLog, type Hex } from "viem";
+import type { Hex } from "viem";
 import type { OrderStatus, SolverOrderResponse, SolverPostOrderResponse } from "../aggregator/oif-order.js";
 import type { SolverQuote } from "../aggregator/oif-quote.js";
 import type { GetQuoteRequest } from "../aggregator/oif-quote-request.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
 import { describeTransactionError } from "../solana/solana-transaction-error.js";
 import { errorText } from "./error-text.js";
+import { evmFillOutcome } from "./evm-fill-outcome.js";
 import { orderMoves, terminal } from "./order-moves.js";
 import { reportedStatus } from "./reported-status.js";
 import { openSolanaEnvelope } from "./solana-envelope.js";
@@ -19,7 +20,7 @@ import {
   solanaFillerData,
   svmEscrowOrderType,
 } from "./solana-source-quote.js";
-import { type SolverChainClient, transactionReceipt } from "./solver-chain-clients.js";
+import type { SolverChainClient } from "./solver-chain-clients.js";
 import { SolverError } from "./solver-error.js";
 
 export interface SolanaSourceConfig {
@@ -304,20 +305,10 @@ export function createSolanaSourceOrders(config: SolanaSourceConfig): SolanaSour
           record.updatedAt = nowSeconds();
           return true;
         }
-        const mined = await transactionReceipt(destination, record.fillTx);
-        if (!mined) return false;
-        if (mined.status !== "success") return fail(record, "Fill", `fill reverted in ${record.fillTx}`);
-        for (const log of mined.logs) {
-          try {
-            const event = decodeEventLog({ abi: outputSettlerAbi, data: log.data, topics: log.topics });
-            if (event.eventName === "OutputFilled" && event.args.orderId === stored.escrowOrder.orderId)
-              record.fillTimestamp = event.args.timestamp;
-          } catch {
-            // Logs of other contracts (the token's Transfer) do not decode with this ABI.
-          }
-        }
-        if (record.fillTimestamp === undefined)
-          return fail(record, "Fill", `no OutputFilled for the order in ${record.fillTx}`);
+        const outcome = await evmFillOutcome(destination, record.fillTx, stored.escrowOrder.orderId);
+        if (outcome.state === "pending") return false;
+        if (outcome.state === "failed") return fail(record, "Fill", outcome.reason);
+        record.fillTimestamp = outcome.fillTimestamp;
         return move(record, "executed");
       }
       case "executed":

@@ -17,7 +17,7 @@ import {
   standardOrderToJson,
 } from "@hub/chain";
 import { type Clock, systemClock } from "@hub/clock";
-import { type Address, decodeEventLog, getAbiItem, type Hex, maxUint256 } from "viem";
+import { type Address, getAbiItem, type Hex, maxUint256 } from "viem";
 import { decodeInteropAddress, encodeInteropAddress } from "../aggregator/interop-address.js";
 import type { OrderStatus, SolverOrderResponse, SolverPostOrderResponse } from "../aggregator/oif-order.js";
 import type { OifOrder, SolverQuote } from "../aggregator/oif-quote.js";
@@ -26,6 +26,7 @@ import { createLogCursor, type LogCursor } from "../create-log-cursor.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
 import { escrowOpenForSignature } from "./escrow-open-for-signature.js";
 import { errorText } from "./error-text.js";
+import { evmFillOutcome } from "./evm-fill-outcome.js";
 import { orderMoves, terminal } from "./order-moves.js";
 import { permit2OrderPayload, receiveWithAuthorizationPayload, type TokenDomain } from "./order-payloads.js";
 import { quoteAmounts } from "./quote-amounts.js";
@@ -641,20 +642,10 @@ export function createSolver(config: SolverConfig): Solver {
           record.fillTimestamp = outcome.blockTime;
           return move(record, "executed");
         }
-        const mined = await transactionReceipt(destination!, record.fillTx as Hex);
-        if (!mined) return false;
-        if (mined.status !== "success") return fail(record, "Fill", `fill reverted in ${record.fillTx}`);
-        for (const log of mined.logs) {
-          try {
-            const event = decodeEventLog({ abi: outputSettlerAbi, data: log.data, topics: log.topics });
-            if (event.eventName === "OutputFilled" && event.args.orderId === record.orderId)
-              record.fillTimestamp = event.args.timestamp;
-          } catch {
-            // Logs of other contracts (the token's Transfer) do not decode with this ABI.
-          }
-        }
-        if (record.fillTimestamp === undefined)
-          return fail(record, "Fill", `no OutputFilled for the order in ${record.fillTx}`);
+        const outcome = await evmFillOutcome(destination!, record.fillTx as Hex, record.orderId);
+        if (outcome.state === "pending") return false;
+        if (outcome.state === "failed") return fail(record, "Fill", outcome.reason);
+        record.fillTimestamp = outcome.fillTimestamp;
         return move(record, "executed");
       }
       case "executed":
