@@ -55,12 +55,7 @@ for (const { lane, wire, steps } of lanes) {
     if (wire === "open-flow") return;
 
     // The SDK's history read on the same subject: the canary check passes and the order is listed settled.
-    const subject = /as (example-\S+),/.exec(lines[0]!)?.[1];
-    assert.ok(subject, lines[0]);
-    const hubOrderId = /hubOrderId ([0-9a-f]{64})/.exec(lines.join("\n"))?.[1];
-    const { dev } = harness.stack;
-    const client = createHubClient({ baseUrl: dev.baseUrl, apiKey: dev.apiKey, subject });
-    const page = await client.listOrders();
+    const { subject, hubOrderId, page } = await harness.listedOrders(lines);
     assert.equal(page.subject, subject);
     assert.deepEqual(
       page.orders.map((order) => [order.orderId, order.onchainOrderId, order.chain?.status]),

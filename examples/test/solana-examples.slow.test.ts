@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createHubClient } from "@hub/sdk";
 import { exampleHarness, stepsOf } from "./example-harness.js";
 
 // The Solana examples run as a newcomer runs them (`npm run example -- solana-to-evm|evm-to-solana`)
@@ -40,12 +39,7 @@ for (const { lane, wire, steps } of examples) {
       assert.ok(BigInt(result.spent) > 0n, "the user's USDC left for the escrow's vault");
     }
 
-    const subject = /as (example-\S+),/.exec(lines[0]!)?.[1];
-    assert.ok(subject, lines[0]);
-    const hubOrderId = /hubOrderId ([0-9a-f]{64})/.exec(lines.join("\n"))?.[1];
-    const { dev } = harness.stack;
-    const client = createHubClient({ baseUrl: dev.baseUrl, apiKey: dev.apiKey, subject });
-    const page = await client.listOrders();
+    const { hubOrderId, page } = await harness.listedOrders(lines);
     assert.deepEqual(
       page.orders.map((order) => [order.orderId, order.lane, order.onchainOrderId, order.chain?.status]),
       [[hubOrderId, wire, result.orderId, "SETTLED"]],
