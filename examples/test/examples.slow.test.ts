@@ -1,46 +1,14 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { promisify } from "node:util";
-import { startReadyStack } from "@hub/cli-app/test-stack";
+import { test } from "node:test";
 import { createHubClient, hubOrderIdOf, type SubmitStep } from "@hub/sdk";
 import { viemWalletOverHttp } from "@hub/sdk/viem";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { exampleHarness, stepsOf } from "./example-harness.js";
 
 // Every example runs as a newcomer runs it (`npm run example -- <lane>`) against a stack started as
 // `npm start` starts it: these are the SDK's end-to-end tests, one per EVM lane, on real chains.
-const root = new URL("../../", import.meta.url).pathname;
-const dataDir = mkdtempSync(join(tmpdir(), "hub-examples-"));
-let stack: Awaited<ReturnType<typeof startReadyStack>>;
-
-before(async () => {
-  stack = await startReadyStack(dataDir);
-});
-after(async () => {
-  await stack?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function runExample(lane: string): Promise<string[]> {
-  const { stdout } = await promisify(execFile)("npm", ["run", "--silent", "example", "--", lane], {
-    cwd: root,
-    env: { ...process.env, HUB_DATA_DIR: dataDir },
-    timeout: 120_000,
-  }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
-    throw new Error(`example ${lane} failed: ${error.message}\n${error.stdout}\n${error.stderr}`);
-  });
-  return stdout.trim().split("\n");
-}
-
-/** The labels of the printed steps, in order, each once. */
-function stepsOf(lines: string[]): string[] {
-  const labels = lines.map((line) => line.split(/\s+/)[0]!);
-  return labels.filter((label, index) => labels.indexOf(label) === index);
-}
+const harness = exampleHarness({ dataDirPrefix: "hub-examples-", timeoutMs: 120_000 });
 
 const lanes = [
   {
@@ -72,7 +40,7 @@ const lanes = [
 
 for (const { lane, wire, steps } of lanes) {
   test(`npm run example -- ${lane}: quote, ${wire} submission, each state, and settled money facts from the on-chain views`, async () => {
-    const lines = await runExample(lane);
+    const lines = await harness.runExample(lane);
     assert.deepEqual(stepsOf(lines), steps, lines.join("\n"));
     const result = JSON.parse(lines.at(-1)!.replace(/^RESULT /, ""));
     assert.equal(result.lane, wire);
@@ -87,11 +55,7 @@ for (const { lane, wire, steps } of lanes) {
     if (wire === "open-flow") return;
 
     // The SDK's history read on the same subject: the canary check passes and the order is listed settled.
-    const subject = /as (example-\S+),/.exec(lines[0]!)?.[1];
-    assert.ok(subject, lines[0]);
-    const hubOrderId = /hubOrderId ([0-9a-f]{64})/.exec(lines.join("\n"))?.[1];
-    const client = createHubClient({ baseUrl: stack.dev.baseUrl, apiKey: stack.dev.apiKey, subject });
-    const page = await client.listOrders();
+    const { subject, hubOrderId, page } = await harness.listedOrders(lines);
     assert.equal(page.subject, subject);
     assert.deepEqual(
       page.orders.map((order) => [order.orderId, order.onchainOrderId, order.chain?.status]),
@@ -101,7 +65,7 @@ for (const { lane, wire, steps } of lanes) {
 }
 
 test("on the real stack a lost openFor answer is recovered: the SDK reads the order by hubOrderId, re-posts the same body and gets the first ack", async () => {
-  const { dev } = stack;
+  const { dev } = harness.stack;
   const account = privateKeyToAccount(dev.accounts[5]!.privateKey as Hex);
   const posts: string[] = [];
   // The first registration reaches the hub and is answered, but the answer never reaches the caller.

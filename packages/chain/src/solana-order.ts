@@ -34,11 +34,11 @@ export function encodeBase58(bytes: Uint8Array): string {
 }
 
 /**
- * The bytes of base58 text, or undefined when it does not decode or is longer than
- * BASE58_MAX_LENGTH: the length is checked before any work, so the cost is bounded.
+ * The bytes of base58 text, or undefined when it does not decode or is longer than `maxLength`
+ * (BASE58_MAX_LENGTH unless given): the length is checked before any work, so the cost is bounded.
  */
-export function decodeBase58(text: string): Uint8Array | undefined {
-  if (text.length === 0 || text.length > BASE58_MAX_LENGTH) return undefined;
+export function decodeBase58(text: string, maxLength = BASE58_MAX_LENGTH): Uint8Array | undefined {
+  if (text.length === 0 || text.length > maxLength) return undefined;
   let zeros = 0;
   while (zeros < text.length && text.charCodeAt(zeros) === 49) zeros++;
   const bytes: number[] = [];

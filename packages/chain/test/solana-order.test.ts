@@ -39,6 +39,12 @@ describe("solana-order", () => {
     assert.equal(decodeBase58("abc€"), undefined);
     assert.equal(decodeBase58("2".repeat(BASE58_MAX_LENGTH + 1)), undefined);
     assert.notEqual(decodeBase58("2".repeat(BASE58_MAX_LENGTH)), undefined);
+    assert.equal(decodeBase58("2".repeat(1701), 1700), undefined, "a caller's own bound");
+    assert.deepEqual(
+      Buffer.from(decodeBase58(`11${"2".repeat(1698)}`, 1700)!),
+      Buffer.from(kitBytes.encode(`11${"2".repeat(1698)}`)),
+      "a caller's own bound, over the default one",
+    );
   });
 
   it("bytes32 and interop addresses round-trip a key; the OIF chain id is the genesis hash as uint256", () => {

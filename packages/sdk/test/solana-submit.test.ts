@@ -17,14 +17,9 @@ import {
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
 } from "@solana/kit";
-import {
-  createHubClient,
-  hubOrderIdOf,
-  type SolanaWallet,
-  type SubmitStep,
-  type Winner,
-} from "../src/index.js";
+import { createHubClient, type SolanaWallet, type SubmitStep, type Winner } from "../src/index.js";
 import { solanaWallet, solanaWalletFromSecretKey } from "../src/solana.js";
+import { submitThroughLostOpenForAnswer } from "./lost-openfor-answer.js";
 import { recordingWallet } from "./recording-wallet.js";
 import { fail, ok, rejection, scriptedServer } from "./scripted-server.js";
 
@@ -235,52 +230,9 @@ test("a digest that is not the message's checksum is refused before anything is 
 test("a lost Solana openFor answer: read the order by hubOrderId (once more on not-found), re-post the identical envelope; one signature", async () => {
   const user = await signerOf("user");
   const { winner } = await solanaWinner(user.address);
-  const id = await hubOrderIdOf(winner.quoteId);
-  const server = await scriptedServer([
-    () => ({ drop: true }),
-    () => fail("EIN0009"),
-    () => fail("EIN0009"),
-    () => fail("EPX0052", { status: 504 }),
-    () => ok({ state: "created" }),
-    () => ack(winner, id),
-  ]);
-  try {
-    const client = createHubClient({
-      baseUrl: server.baseUrl,
-      apiKey: KEY,
-      subject: "s",
-      retry: { baseDelayMs: 10 },
-    });
-    const { wallet, signed } = counting(await solanaWallet(user));
-    const steps: SubmitStep[] = [];
-    const order = await client.submit(winner, wallet, { onStep: (s) => steps.push(s) });
-    assert.equal(order.kind === "openfor" && order.hubOrderId, id);
-    assert.deepEqual(server.calls(), [
-      "POST /order/openfor",
-      `GET /order/${id}/status`,
-      `GET /order/${id}/status`,
-      "POST /order/openfor",
-      `GET /order/${id}/status`,
-      "POST /order/openfor",
-    ]);
-    const posts = server.received.filter((r) => r.method === "POST").map((r) => r.body);
-    assert.ok(
-      posts.every((body) => body === posts[0]),
-      "the identical body every time",
-    );
-    assert.equal(signed.length, 1, "never a second signature");
-    assert.deepEqual(
-      steps
-        .filter((s) => s.step === "lost-answer")
-        .map((s) => s.step === "lost-answer" && [s.error.code, s.orderFound]),
-      [
-        ["ESDK_NETWORK", false],
-        ["EPX0052", true],
-      ],
-    );
-  } finally {
-    await server.close();
-  }
+  const { wallet, signed } = counting(await solanaWallet(user));
+  await submitThroughLostOpenForAnswer(winner, wallet, (id) => ack(winner, id));
+  assert.equal(signed.length, 1, "never a second signature");
 });
 
 test("EIN0052 on the Solana lane stops at once: no re-post, no second signature", async () => {

@@ -1,15 +1,5 @@
-import {
-  appendTransactionMessageInstructions,
-  type Blockhash,
-  compileTransaction,
-  createTransactionMessage,
-  getTransactionEncoder,
-  type Instruction,
-  pipe,
-  setTransactionMessageFeePayer,
-  setTransactionMessageLifetimeUsingBlockhash,
-  type SignatureBytes,
-} from "@solana/kit";
+import { getTransactionEncoder, type Instruction, type SignatureBytes } from "@solana/kit";
+import { compileV0Transaction } from "./compile-v0-transaction.js";
 import type { SolanaChain, SolanaTransactionRecord } from "./solana-chain.js";
 import type { SolanaKeypair } from "./solana-keypair.js";
 
@@ -23,18 +13,7 @@ export function sendDevnetTransaction(
   instructions: Instruction[],
   otherSigners: SolanaKeypair[] = [],
 ): SolanaTransactionRecord {
-  const { blockhash, lastValidBlockHeight } = chain.latestBlockhash();
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayer(feePayer.address, m),
-    (m) =>
-      setTransactionMessageLifetimeUsingBlockhash(
-        { blockhash: blockhash as Blockhash, lastValidBlockHeight },
-        m,
-      ),
-    (m) => appendTransactionMessageInstructions(instructions, m),
-  );
-  const compiled = compileTransaction(message);
+  const compiled = compileV0Transaction(feePayer.address, chain.latestBlockhash(), instructions);
   const signers = new Map([feePayer, ...otherSigners].map((signer) => [signer.address as string, signer]));
   const signatures = Object.fromEntries(
     Object.keys(compiled.signatures).map((signerAddress) => {

@@ -1,23 +1,12 @@
 import { solanaEscrowOrderId as sharedSolanaEscrowOrderId } from "@hub/chain";
-import {
-  type Address,
-  address,
-  appendTransactionMessageInstructions,
-  type Blockhash,
-  compileTransaction,
-  createNoopSigner,
-  createTransactionMessage,
-  type Instruction,
-  pipe,
-  setTransactionMessageFeePayer,
-  setTransactionMessageLifetimeUsingBlockhash,
-} from "@solana/kit";
+import { type Address, address, createNoopSigner, type Instruction } from "@solana/kit";
 import {
   findAssociatedTokenPda,
   getCreateAssociatedTokenIdempotentInstruction,
   getTransferCheckedInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
+import { compileV0Transaction } from "./compile-v0-transaction.js";
 import { memoProgramAddress, type SolanaChain, type SolanaTransactionRecord } from "./solana-chain.js";
 import type { SolanaKeypair } from "./solana-keypair.js";
 import { sendDevnetTransaction } from "./send-devnet-transaction.js";
@@ -137,18 +126,7 @@ export function compileSolanaDeposit(
   },
 ) {
   const { feePayer, lifetime, ...deposit } = input;
-  return compileTransaction(
-    pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayer(feePayer, m),
-      (m) =>
-        setTransactionMessageLifetimeUsingBlockhash(
-          { blockhash: lifetime.blockhash as Blockhash, lastValidBlockHeight: lifetime.lastValidBlockHeight },
-          m,
-        ),
-      (m) => appendTransactionMessageInstructions(solanaDepositInstructions(deposit), m),
-    ),
-  );
+  return compileV0Transaction(feePayer, lifetime, solanaDepositInstructions(deposit));
 }
 
 /** The deposit a landed transaction makes, if it is exactly transferChecked to `vault` plus a Memo. */

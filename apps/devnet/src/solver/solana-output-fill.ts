@@ -11,18 +11,11 @@ import {
 import {
   type Address,
   address,
-  appendTransactionMessageInstructions,
-  type Blockhash,
-  compileTransaction,
   createNoopSigner,
   createSolanaRpc,
-  createTransactionMessage,
   getTransactionEncoder,
-  pipe,
   type Signature,
   type SignatureBytes,
-  setTransactionMessageFeePayer,
-  setTransactionMessageLifetimeUsingBlockhash,
 } from "@solana/kit";
 import {
   findAssociatedTokenPda,
@@ -31,6 +24,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
 import type { Hex } from "viem";
+import { compileV0Transaction } from "../solana/compile-v0-transaction.js";
 import { memoInstruction } from "../solana/solana-escrow.js";
 import { solanaKeypairFromSecretKey } from "../solana/solana-keypair.js";
 import { SolverError } from "./solver-error.js";
@@ -196,21 +190,7 @@ export function createSolanaFiller(config: { rpcUrl: string; account: DevnetSola
         memo: solanaFillMemo(orderId, solver),
       });
       const { value: lifetime } = await rpc.getLatestBlockhash().send();
-      const compiled = compileTransaction(
-        pipe(
-          createTransactionMessage({ version: 0 }),
-          (m) => setTransactionMessageFeePayer(keypair.address, m),
-          (m) =>
-            setTransactionMessageLifetimeUsingBlockhash(
-              {
-                blockhash: lifetime.blockhash as Blockhash,
-                lastValidBlockHeight: lifetime.lastValidBlockHeight,
-              },
-              m,
-            ),
-          (m) => appendTransactionMessageInstructions(instructions, m),
-        ),
-      );
+      const compiled = compileV0Transaction(keypair.address, lifetime, instructions);
       const signature = keypair.sign(Uint8Array.from(compiled.messageBytes)) as SignatureBytes;
       const wire = encoder.encode({ ...compiled, signatures: { [keypair.address]: signature } });
       const sent = await rpc

@@ -2,17 +2,15 @@ import { randomUUID } from "node:crypto";
 import { type DevnetChain, type DevnetManifest, devnetErc20Abi, outputSettlerAbi } from "@hub/chain";
 import type { Clock } from "@hub/clock";
 import { getTransactionEncoder, type SignatureBytes } from "@solana/kit";
-import { BaseError, decodeEventLog, type Hex, type TransactionReceipt } from "viem";
-import type {
-  OrderStatus,
-  SolverOrderResponse,
-  SolverPostOrderResponse,
-  TransactionType,
-} from "../aggregator/oif-order.js";
+import type { Hex } from "viem";
+import type { OrderStatus, SolverOrderResponse, SolverPostOrderResponse } from "../aggregator/oif-order.js";
 import type { SolverQuote } from "../aggregator/oif-quote.js";
 import type { GetQuoteRequest } from "../aggregator/oif-quote-request.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
 import { describeTransactionError } from "../solana/solana-transaction-error.js";
+import { errorText } from "./error-text.js";
+import { evmFillOutcome } from "./evm-fill-outcome.js";
+import { orderMoves, terminal } from "./order-moves.js";
 import { reportedStatus } from "./reported-status.js";
 import { openSolanaEnvelope } from "./solana-envelope.js";
 import {
@@ -71,14 +69,6 @@ interface SolanaSourceRecord {
   claimTx?: string;
 }
 
-const terminal = (status: OrderStatus) =>
-  status === "finalized" || status === "refunded" || typeof status === "object";
-
-function errorText(error: unknown): string {
-  if (error instanceof BaseError) return error.shortMessage;
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** A memo as the chain's history shows it. */
 const memoField = (text: string) => `[${Buffer.byteLength(text)}] ${text}`;
 
@@ -93,6 +83,7 @@ export function createSolanaSourceOrders(config: SolanaSourceConfig): SolanaSour
   const quotes = new Map<string, StoredQuote>();
   const orders = new Map<string, SolanaSourceRecord>();
   const nowSeconds = () => Math.floor(config.clock.now() / 1000);
+  const { move, fail } = orderMoves(nowSeconds);
   const fillerData = solanaFillerData(solana.keypair);
 
   async function blockSeconds(chain: DevnetChain): Promise<number> {
@@ -246,24 +237,6 @@ export function createSolanaSourceOrders(config: SolanaSourceConfig): SolanaSour
     };
   }
 
-  function move(record: SolanaSourceRecord, status: OrderStatus): true {
-    record.status = status;
-    record.updatedAt = nowSeconds();
-    return true;
-  }
-
-  function fail(record: SolanaSourceRecord, stage: TransactionType, message: string): true {
-    return move(record, { failed: [stage, message] });
-  }
-
-  async function receipt(chain: SolverChainClient, hash: Hex): Promise<TransactionReceipt | undefined> {
-    try {
-      return await chain.publicClient.getTransactionReceipt({ hash });
-    } catch {
-      return undefined;
-    }
-  }
-
   // The escrow's settlement of the order, read from the vault's history since the deposit.
   async function vaultSettlement(
     record: SolanaSourceRecord,
@@ -332,20 +305,10 @@ export function createSolanaSourceOrders(config: SolanaSourceConfig): SolanaSour
           record.updatedAt = nowSeconds();
           return true;
         }
-        const mined = await receipt(destination, record.fillTx);
-        if (!mined) return false;
-        if (mined.status !== "success") return fail(record, "Fill", `fill reverted in ${record.fillTx}`);
-        for (const log of mined.logs) {
-          try {
-            const event = decodeEventLog({ abi: outputSettlerAbi, data: log.data, topics: log.topics });
-            if (event.eventName === "OutputFilled" && event.args.orderId === stored.escrowOrder.orderId)
-              record.fillTimestamp = event.args.timestamp;
-          } catch {
-            // Logs of other contracts (the token's Transfer) do not decode with this ABI.
-          }
-        }
-        if (record.fillTimestamp === undefined)
-          return fail(record, "Fill", `no OutputFilled for the order in ${record.fillTx}`);
+        const outcome = await evmFillOutcome(destination, record.fillTx, stored.escrowOrder.orderId);
+        if (outcome.state === "pending") return false;
+        if (outcome.state === "failed") return fail(record, "Fill", outcome.reason);
+        record.fillTimestamp = outcome.fillTimestamp;
         return move(record, "executed");
       }
       case "executed":

@@ -1,5 +1,5 @@
 import type { DevnetAccount, DevnetChain, DevnetManifest } from "@hub/chain";
-import type { Account, Chain, PublicClient, Transport, WalletClient } from "viem";
+import type { Account, Chain, Hex, PublicClient, TransactionReceipt, Transport, WalletClient } from "viem";
 import { createChainClients } from "../create-chain-clients.js";
 
 export interface SolverChainClient {
@@ -21,4 +21,16 @@ export function createSolverChainClients(
         { chain: client.chain, publicClient: client.publicClient, walletClient: client.wallet(account) },
       ]),
   );
+}
+
+/** The transaction's receipt, or undefined while it is not mined (or the read failed). */
+export async function transactionReceipt(
+  chain: SolverChainClient,
+  hash: Hex,
+): Promise<TransactionReceipt | undefined> {
+  try {
+    return await chain.publicClient.getTransactionReceipt({ hash });
+  } catch {
+    return undefined;
+  }
 }

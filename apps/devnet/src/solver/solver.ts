@@ -19,27 +19,17 @@ import {
   standardOrderToJson,
 } from "@hub/chain";
 import { type Clock, systemClock } from "@hub/clock";
-import {
-  type Address,
-  BaseError,
-  decodeEventLog,
-  getAbiItem,
-  type Hex,
-  maxUint256,
-  type TransactionReceipt,
-} from "viem";
+import { type Address, getAbiItem, type Hex, maxUint256 } from "viem";
 import { decodeInteropAddress, encodeInteropAddress } from "../aggregator/interop-address.js";
-import type {
-  OrderStatus,
-  SolverOrderResponse,
-  SolverPostOrderResponse,
-  TransactionType,
-} from "../aggregator/oif-order.js";
+import type { OrderStatus, SolverOrderResponse, SolverPostOrderResponse } from "../aggregator/oif-order.js";
 import type { OifOrder, SolverQuote } from "../aggregator/oif-quote.js";
 import { getQuoteRequestSchema, validateQuoteRequest } from "../aggregator/oif-quote-request.js";
 import { createLogCursor, type LogCursor } from "../create-log-cursor.js";
 import type { FaultKnobs } from "../faults/fault-knobs.js";
 import { escrowOpenForSignature } from "./escrow-open-for-signature.js";
+import { errorText } from "./error-text.js";
+import { evmFillOutcome } from "./evm-fill-outcome.js";
+import { orderMoves, terminal } from "./order-moves.js";
 import { permit2OrderPayload, receiveWithAuthorizationPayload, type TokenDomain } from "./order-payloads.js";
 import { quoteAmounts } from "./quote-amounts.js";
 import { reportedStatus } from "./reported-status.js";
@@ -53,7 +43,11 @@ import {
 } from "./solana-output-fill.js";
 import { createSolanaSourceOrders, type SolanaSourceOrders } from "./solana-source-order.js";
 import { isSolanaSourceRequest, type SolanaSourceDeps } from "./solana-source-quote.js";
-import { createSolverChainClients, type SolverChainClient } from "./solver-chain-clients.js";
+import {
+  createSolverChainClients,
+  type SolverChainClient,
+  transactionReceipt,
+} from "./solver-chain-clients.js";
 import { SolverError } from "./solver-error.js";
 
 /** The assets a devnet solver bridges: each one to the same asset on another devnet chain. */
@@ -144,14 +138,6 @@ const openEvent = getAbiItem({ abi: inputSettlerEscrowAbi, name: "Open" });
 /** The escrow's orderStatus enum. */
 const escrowOrderStatus = { None: 0, Deposited: 1, Claimed: 2, Refunded: 3 } as const;
 
-const terminal = (status: OrderStatus) =>
-  status === "finalized" || status === "refunded" || typeof status === "object";
-
-function errorText(error: unknown): string {
-  if (error instanceof BaseError) return error.shortMessage;
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** A devnet OIF solver: quotes same-asset bridges between devnet chains, then opens, fills and claims on chain. */
 export function createSolver(config: SolverConfig): Solver {
   const clock = config.clock ?? systemClock;
@@ -173,6 +159,7 @@ export function createSolver(config: SolverConfig): Solver {
   const tokenMeta = new Map<string, { symbol: string; decimals: number }>();
   const decimalsByToken = new Map<string, number>();
   const nowSeconds = () => Math.floor(clock.now() / 1000);
+  const { move, fail } = orderMoves(nowSeconds);
   const solanaFiller =
     config.manifest.solana && config.solanaAccount
       ? createSolanaFiller({ rpcUrl: config.manifest.solana.rpcUrl, account: config.solanaAccount })
@@ -581,24 +568,6 @@ export function createSolver(config: SolverConfig): Solver {
     return { networks };
   }
 
-  function move(record: OrderRecord, status: OrderStatus): true {
-    record.status = status;
-    record.updatedAt = nowSeconds();
-    return true;
-  }
-
-  function fail(record: OrderRecord, stage: TransactionType, message: string): true {
-    return move(record, { failed: [stage, message] });
-  }
-
-  async function receipt(chain: SolverChainClient, hash: Hex): Promise<TransactionReceipt | undefined> {
-    try {
-      return await chain.publicClient.getTransactionReceipt({ hash });
-    } catch {
-      return undefined;
-    }
-  }
-
   async function escrowStatus(record: OrderRecord): Promise<number> {
     return client(record.quote.origin.chainId).publicClient.readContract({
       address: record.quote.origin.contracts.inputSettlerEscrow,
@@ -648,7 +617,7 @@ export function createSolver(config: SolverConfig): Solver {
         return false;
       }
       case "pending": {
-        const mined = await receipt(origin, record.openTx!);
+        const mined = await transactionReceipt(origin, record.openTx!);
         if (!mined) return false;
         if (mined.status !== "success")
           return fail(record, "Prepare", `openFor reverted in ${record.openTx}`);
@@ -691,20 +660,10 @@ export function createSolver(config: SolverConfig): Solver {
           record.fillTimestamp = outcome.blockTime;
           return move(record, "executed");
         }
-        const mined = await receipt(destination!, record.fillTx as Hex);
-        if (!mined) return false;
-        if (mined.status !== "success") return fail(record, "Fill", `fill reverted in ${record.fillTx}`);
-        for (const log of mined.logs) {
-          try {
-            const event = decodeEventLog({ abi: outputSettlerAbi, data: log.data, topics: log.topics });
-            if (event.eventName === "OutputFilled" && event.args.orderId === record.orderId)
-              record.fillTimestamp = event.args.timestamp;
-          } catch {
-            // Logs of other contracts (the token's Transfer) do not decode with this ABI.
-          }
-        }
-        if (record.fillTimestamp === undefined)
-          return fail(record, "Fill", `no OutputFilled for the order in ${record.fillTx}`);
+        const outcome = await evmFillOutcome(destination!, record.fillTx as Hex, record.orderId);
+        if (outcome.state === "pending") return false;
+        if (outcome.state === "failed") return fail(record, "Fill", outcome.reason);
+        record.fillTimestamp = outcome.fillTimestamp;
         return move(record, "executed");
       }
       case "executed":
@@ -753,7 +712,7 @@ export function createSolver(config: SolverConfig): Solver {
           record.updatedAt = nowSeconds();
           return true;
         }
-        const mined = await receipt(origin, record.claimTx);
+        const mined = await transactionReceipt(origin, record.claimTx);
         if (!mined) return false;
         if (mined.status !== "success")
           return fail(record, "Claim", `finalise reverted in ${record.claimTx}`);

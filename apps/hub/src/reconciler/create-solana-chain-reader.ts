@@ -1,24 +1,16 @@
+import { decodeBase58 } from "@hub/chain";
 import type { SolanaChainReader, SolanaTransactionView } from "./solana-chain-reader.js";
 
-const BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-const BASE58_DIGITS = new Map([...BASE58_ALPHABET].map((char, index) => [char, index]));
 /** Longer than any instruction of a 1232-byte transaction can be in base58. */
 const INSTRUCTION_DATA_MAX_CHARS = 1700;
 
 /** Instruction data (base58, bounded by the transaction size) as bytes. */
 function instructionData(text: string): Uint8Array {
   if (text.length > INSTRUCTION_DATA_MAX_CHARS) throw new Error("instruction data longer than a transaction");
-  let value = 0n;
-  let zeros = 0;
-  while (zeros < text.length && text[zeros] === "1") zeros += 1;
-  for (const char of text) {
-    const digit = BASE58_DIGITS.get(char);
-    if (digit === undefined) throw new Error("instruction data is not base58");
-    value = value * 58n + BigInt(digit);
-  }
-  const hex = value === 0n ? "" : value.toString(16);
-  const body = Buffer.from(hex.length % 2 ? `0${hex}` : hex, "hex");
-  return Uint8Array.from([...new Uint8Array(zeros), ...body]);
+  if (text === "") return new Uint8Array();
+  const bytes = decodeBase58(text, INSTRUCTION_DATA_MAX_CHARS);
+  if (!bytes) throw new Error("instruction data is not base58");
+  return bytes;
 }
 
 interface RpcTransaction {
