@@ -3,6 +3,7 @@ import { performance } from "node:perf_hooks";
 import type { Clock } from "@hub/clock";
 import {
   API_PREFIX,
+  type Cancellation,
   type ErrorCode,
   errorCatalogue,
   errorEnvelope,
@@ -201,27 +202,31 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     if (contentType !== undefined) headers[hubHeaders.contentType] = contentType;
 
     // Only the gateway's own timeout ends the hub call: a client that disconnects does not cancel a
-    // submission. The deadline both aborts the call's signal (the hub cancels) and ends the wait, so a
-    // hub or a transport that ignores the signal still answers EPX0052 on time.
+    // submission. The deadline is both aborted (the hub cancels) and ends the wait, so a hub or a
+    // transport that ignores it still answers EPX0052 on time.
     const timeoutMs = route.timeoutClass === "quote" ? config.quoteTimeoutMs : config.timeoutMs;
     call.reachedHub = true;
-    let signal: AbortSignal | undefined;
+    let deadline: Cancellation | undefined;
     let answer: HubAnswer;
     try {
-      const first = await deadlines.race(timeoutMs, (deadline) => {
-        signal = deadline;
+      const first = await deadlines.race(timeoutMs, (callDeadline) => {
+        deadline = callDeadline;
         return transport.send({
           method: request.method ?? "GET",
           url: target.url,
           headers,
           body: target.body,
-          signal: deadline,
+          deadline: callDeadline,
         });
       });
       if (first === TIMED_OUT) throw new HubTransportError("timeout", "the gateway's timeout fired");
       answer = first;
     } catch (error) {
-      const kind = signal?.aborted ? "timeout" : error instanceof HubTransportError ? error.kind : "failing";
+      const kind = deadline?.aborted
+        ? "timeout"
+        : error instanceof HubTransportError
+          ? error.kind
+          : "failing";
       logger.warn(
         { request_id: call.requestId, err: error, operation: call.operation, kind },
         "hub call failed",

@@ -7,7 +7,7 @@ export interface InProcessHub {
 }
 
 /**
- * The default transport when gateway and hub share a process. The call's signal is handed to the hub,
+ * The default transport when gateway and hub share a process. The call's deadline is handed to the hub,
  * which cancels its work; the gateway's own timeout answers EPX0052 even if a hub ignored it.
  */
 export function createInProcessHubTransport(hub: InProcessHub): HubTransport {
@@ -16,7 +16,7 @@ export function createInProcessHubTransport(hub: InProcessHub): HubTransport {
       try {
         return await hub.handle(call);
       } catch (error) {
-        throw call.signal?.aborted
+        throw call.deadline?.aborted
           ? new HubTransportError("timeout", "the gateway's timeout fired", { cause: error })
           : new HubTransportError("failing", "the hub threw instead of answering", { cause: error });
       }
