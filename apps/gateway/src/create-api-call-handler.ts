@@ -28,7 +28,7 @@ import type { GatewayMetrics } from "./gateway-metrics.js";
 import { HubTransportError } from "./hub-transport-error.js";
 import { isEnvelopeAnswer } from "./is-envelope-answer.js";
 import { parseCredential } from "./parse-credential.js";
-import { readBody } from "./read-body.js";
+import { framesBody, NO_BODY, readBody } from "./read-body.js";
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 /** Hop-by-hop and framing headers of a hub answer; the gateway's own server sets its own. */
@@ -348,7 +348,10 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
       }
     }
 
-    const read = await readBody(request, config.bodyLimitBytes, config.bodyReadTimeoutMs);
+    // Most calls (GETs) frame no body: no read, and no await, for them.
+    const read = framesBody(request)
+      ? await readBody(request, config.bodyLimitBytes, config.bodyReadTimeoutMs)
+      : NO_BODY;
     if (!read.ok) {
       // The rest of the body is never read, so the connection cannot carry another request.
       call.headers.connection = "close";
