@@ -44,6 +44,9 @@ const DROPPED_HUB_HEADERS = new Set([
   "proxy-connection",
 ]);
 
+/** How many lockout keys and organizations' pool lists are kept at most. */
+const KEPT_COUNTER_KEYS = 10_000;
+
 interface Pool {
   readonly key: string;
   readonly rule: BucketRule;
@@ -140,8 +143,30 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     return code;
   }
 
+  // Counter keys made once per address and per organization, not per call: the key strings (and the
+  // pool list of a key's organization) are the same on every call, and a kept string keeps its hash for
+  // the counters' map. Each map is emptied whenever it reaches its cap.
+  const lockoutKeys = new Map<string, string>();
+  const organizationPools = new Map<string, readonly Pool[]>();
+
   function lockoutKey(ip: string): string {
-    return `gw:lockout:${addressKey(ip)}`;
+    let key = lockoutKeys.get(ip);
+    if (key === undefined) {
+      if (lockoutKeys.size >= KEPT_COUNTER_KEYS) lockoutKeys.clear();
+      key = `gw:lockout:${addressKey(ip)}`;
+      lockoutKeys.set(ip, key);
+    }
+    return key;
+  }
+
+  function poolsOfOrganization(orgId: string): readonly Pool[] {
+    let pools = organizationPools.get(orgId);
+    if (pools === undefined) {
+      if (organizationPools.size >= KEPT_COUNTER_KEYS) organizationPools.clear();
+      pools = [{ key: `gw:org:${orgId}`, rule: config.organizationPool, code: "EPX0080" }];
+      organizationPools.set(orgId, pools);
+    }
+    return pools;
   }
 
   async function countFailure(ip: string): Promise<void> {
@@ -305,7 +330,7 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     call.operation = route.operationId;
 
     let orgId: string | undefined;
-    let pools: Pool[] = [];
+    let pools: readonly Pool[] = [];
     if (route.access !== "public") {
       const parsed = parseCredential(headers);
       if (!parsed.ok) {
@@ -321,7 +346,7 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
         orgId = check.orgId;
         call.orgId = orgId;
         call.credentialKind = "api_key";
-        pools = [{ key: `gw:org:${orgId}`, rule: config.organizationPool, code: "EPX0080" }];
+        pools = poolsOfOrganization(orgId);
       } else {
         const check = await credentials.checkProject(parsed.projectId);
         if (!check.ok) {
