@@ -1,4 +1,4 @@
-import { BlockList, isIP } from "node:net";
+import { BlockList, isIP, isIPv4 } from "node:net";
 import { type Cidr, parseCidr } from "./parse-cidr.js";
 
 /** The trusted proxies' networks, ready to ask of an address. */
@@ -16,6 +16,8 @@ export function createProxyTrust(cidrs: readonly string[]): ProxyTrust {
 
 /** An address as a proxy may write it (`[v6]`, `[v6]:port`, `v4:port`, `::ffff:v4`), plain; undefined when it is none. */
 function plainAddress(text: string): string | undefined {
+  // The usual socket peer (a plain IPv4 address) is already plain; none of the rewrites below applies to it.
+  if (isIPv4(text)) return text;
   let address = text.trim();
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
   if (bracketed) address = bracketed[1]!;

@@ -3,6 +3,7 @@ import { performance } from "node:perf_hooks";
 import type { Clock } from "@hub/clock";
 import {
   API_PREFIX,
+  type Cancellation,
   type ErrorCode,
   errorCatalogue,
   errorEnvelope,
@@ -27,7 +28,7 @@ import type { GatewayMetrics } from "./gateway-metrics.js";
 import { HubTransportError } from "./hub-transport-error.js";
 import { isEnvelopeAnswer } from "./is-envelope-answer.js";
 import { parseCredential } from "./parse-credential.js";
-import { readBody } from "./read-body.js";
+import { framesBody, NO_BODY, readBody } from "./read-body.js";
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 /** Hop-by-hop and framing headers of a hub answer; the gateway's own server sets its own. */
@@ -42,6 +43,9 @@ const DROPPED_HUB_HEADERS = new Set([
   "te",
   "proxy-connection",
 ]);
+
+/** How many lockout keys and organizations' pool lists are kept at most. */
+const KEPT_COUNTER_KEYS = 10_000;
 
 interface Pool {
   readonly key: string;
@@ -139,8 +143,30 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     return code;
   }
 
+  // Counter keys made once per address and per organization, not per call: the key strings (and the
+  // pool list of a key's organization) are the same on every call, and a kept string keeps its hash for
+  // the counters' map. Each map is emptied whenever it reaches its cap.
+  const lockoutKeys = new Map<string, string>();
+  const organizationPools = new Map<string, readonly Pool[]>();
+
   function lockoutKey(ip: string): string {
-    return `gw:lockout:${addressKey(ip)}`;
+    let key = lockoutKeys.get(ip);
+    if (key === undefined) {
+      if (lockoutKeys.size >= KEPT_COUNTER_KEYS) lockoutKeys.clear();
+      key = `gw:lockout:${addressKey(ip)}`;
+      lockoutKeys.set(ip, key);
+    }
+    return key;
+  }
+
+  function poolsOfOrganization(orgId: string): readonly Pool[] {
+    let pools = organizationPools.get(orgId);
+    if (pools === undefined) {
+      if (organizationPools.size >= KEPT_COUNTER_KEYS) organizationPools.clear();
+      pools = [{ key: `gw:org:${orgId}`, rule: config.organizationPool, code: "EPX0080" }];
+      organizationPools.set(orgId, pools);
+    }
+    return pools;
   }
 
   async function countFailure(ip: string): Promise<void> {
@@ -201,27 +227,31 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     if (contentType !== undefined) headers[hubHeaders.contentType] = contentType;
 
     // Only the gateway's own timeout ends the hub call: a client that disconnects does not cancel a
-    // submission. The deadline both aborts the call's signal (the hub cancels) and ends the wait, so a
-    // hub or a transport that ignores the signal still answers EPX0052 on time.
+    // submission. The deadline is both aborted (the hub cancels) and ends the wait, so a hub or a
+    // transport that ignores it still answers EPX0052 on time.
     const timeoutMs = route.timeoutClass === "quote" ? config.quoteTimeoutMs : config.timeoutMs;
     call.reachedHub = true;
-    let signal: AbortSignal | undefined;
+    let deadline: Cancellation | undefined;
     let answer: HubAnswer;
     try {
-      const first = await deadlines.race(timeoutMs, (deadline) => {
-        signal = deadline;
+      const first = await deadlines.race(timeoutMs, (callDeadline) => {
+        deadline = callDeadline;
         return transport.send({
           method: request.method ?? "GET",
           url: target.url,
           headers,
           body: target.body,
-          signal: deadline,
+          deadline: callDeadline,
         });
       });
       if (first === TIMED_OUT) throw new HubTransportError("timeout", "the gateway's timeout fired");
       answer = first;
     } catch (error) {
-      const kind = signal?.aborted ? "timeout" : error instanceof HubTransportError ? error.kind : "failing";
+      const kind = deadline?.aborted
+        ? "timeout"
+        : error instanceof HubTransportError
+          ? error.kind
+          : "failing";
       logger.warn(
         { request_id: call.requestId, err: error, operation: call.operation, kind },
         "hub call failed",
@@ -300,7 +330,7 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
     call.operation = route.operationId;
 
     let orgId: string | undefined;
-    let pools: Pool[] = [];
+    let pools: readonly Pool[] = [];
     if (route.access !== "public") {
       const parsed = parseCredential(headers);
       if (!parsed.ok) {
@@ -316,7 +346,7 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
         orgId = check.orgId;
         call.orgId = orgId;
         call.credentialKind = "api_key";
-        pools = [{ key: `gw:org:${orgId}`, rule: config.organizationPool, code: "EPX0080" }];
+        pools = poolsOfOrganization(orgId);
       } else {
         const check = await credentials.checkProject(parsed.projectId);
         if (!check.ok) {
@@ -343,7 +373,10 @@ export function createApiCallHandler(deps: ApiCallHandlerDeps): ApiCallHandler {
       }
     }
 
-    const read = await readBody(request, config.bodyLimitBytes, config.bodyReadTimeoutMs);
+    // Most calls (GETs) frame no body: no read, and no await, for them.
+    const read = framesBody(request)
+      ? await readBody(request, config.bodyLimitBytes, config.bodyReadTimeoutMs)
+      : NO_BODY;
     if (!read.ok) {
       // The rest of the body is never read, so the connection cannot carry another request.
       call.headers.connection = "close";

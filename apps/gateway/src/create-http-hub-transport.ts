@@ -26,7 +26,8 @@ function flatten(headers: Record<string, string | string[]>): Record<string, str
  */
 function dispatch(pool: Pool, call: HubCall): Promise<HubAnswer> {
   return new Promise((resolve, reject) => {
-    const { signal } = call;
+    // A socket call listens for its deadline, so here its signal is made.
+    const signal = call.deadline?.signal;
     let abort: ((reason: Error) => void) | undefined;
     let reason: Error | undefined;
     let statusCode = 0;
@@ -81,7 +82,7 @@ function dispatch(pool: Pool, call: HubCall): Promise<HubAnswer> {
 }
 
 /**
- * The transport when the hub runs in another process: an undici keep-alive pool. Only the call's signal
+ * The transport when the hub runs in another process: an undici keep-alive pool. Only the call's deadline
  * (the gateway's timeout) ends a call; undici's own header and body timeouts are off so they cannot
  * answer first with a different code.
  */
@@ -98,7 +99,7 @@ export function createHttpHubTransport(config: HttpHubTransportConfig): HubTrans
       try {
         return await dispatch(pool, call);
       } catch (error) {
-        if (call.signal?.aborted) {
+        if (call.deadline?.aborted) {
           throw new HubTransportError("timeout", "the gateway's timeout fired", { cause: error });
         }
         throw new HubTransportError("unreachable", "no answer from the hub over HTTP", { cause: error });

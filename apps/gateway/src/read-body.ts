@@ -5,6 +5,16 @@ export type BodyRead =
   | { readonly ok: true; readonly body: Buffer | undefined }
   | { readonly ok: false; readonly reason: "too-large" | "timeout" | "aborted" };
 
+/** What a request that frames no body (neither Content-Length nor Transfer-Encoding) reads as. */
+export const NO_BODY: BodyRead = { ok: true, body: undefined };
+
+/** True when the request frames a body; a request that frames none has nothing to wait for. */
+export function framesBody(request: IncomingMessage): boolean {
+  return (
+    request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined
+  );
+}
+
 /**
  * Reads a request body up to `limitBytes` without ever holding more: a declared length over the limit
  * is refused before reading, a chunked body as soon as it passes the limit. A body that has not ended
@@ -13,7 +23,7 @@ export type BodyRead =
 export function readBody(request: IncomingMessage, limitBytes: number, timeoutMs: number): Promise<BodyRead> {
   const declared = request.headers["content-length"];
   const chunked = request.headers["transfer-encoding"] !== undefined;
-  if (!chunked && declared === undefined) return Promise.resolve({ ok: true, body: undefined });
+  if (!chunked && declared === undefined) return Promise.resolve(NO_BODY);
   if (!chunked && Number(declared) > limitBytes) return Promise.resolve({ ok: false, reason: "too-large" });
   if (request.readableEnded) return Promise.resolve({ ok: true, body: Buffer.alloc(0) });
 

@@ -36,12 +36,12 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** A hub answer that waits, and reports whether the gateway's signal aborted it. */
+/** A hub answer that waits, and reports whether the gateway's deadline aborted it. */
 function stallingHub(hub: EchoHub, ms: number, seen: { aborted: boolean; finished: boolean }[]) {
   return async (call: HubCall): Promise<HubAnswer> => {
     const record = { aborted: false, finished: false };
     seen.push(record);
-    call.signal?.addEventListener("abort", () => {
+    call.deadline?.signal.addEventListener("abort", () => {
       record.aborted = true;
     });
     await delay(ms);
@@ -294,6 +294,54 @@ describe("hub failures by transport", () => {
       const answer = await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } });
       assertRefusal(answer, "EPX0051", 503);
     } finally {
+      await gw.close();
+    }
+  });
+
+  test("a hub that never looks at its deadline is still answered EPX0052, and the deadline it reads later is aborted", async () => {
+    const gw = await startGateway({ config: { timeoutMs: 100 } });
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let reached: HubCall | undefined;
+    try {
+      const { key } = gw.access.addKey("org_t");
+      gw.hub.behave(async (call) => {
+        reached = call;
+        await held;
+        return gw.hub.echo(call);
+      });
+      const answer = await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } });
+      assertRefusal(answer, "EPX0052", 504);
+      assert.equal(reached?.deadline?.aborted, true);
+      assert.equal(
+        reached?.deadline?.signal.aborted,
+        true,
+        "a signal made after the deadline is born aborted",
+      );
+    } finally {
+      release();
+      gw.hub.behave(undefined);
+      await gw.close();
+    }
+  });
+
+  test("a hub that answers in time finds its deadline not aborted", async () => {
+    const gw = await startGateway();
+    let reached: HubCall | undefined;
+    try {
+      const { key } = gw.access.addKey("org_t");
+      gw.hub.behave(async (call) => {
+        reached = call;
+        return gw.hub.echo(call);
+      });
+      const answer = await callGateway(gw.origin, "GET", "/v1/catalog", { headers: { "x-api-key": key } });
+      assert.equal(answer.status, 200);
+      assert.equal(reached?.deadline?.aborted, false);
+      assert.equal(reached?.deadline?.signal.aborted, false);
+    } finally {
+      gw.hub.behave(undefined);
       await gw.close();
     }
   });

@@ -117,7 +117,7 @@ export interface HubApp {
   readiness: Readiness;
   /** The hub's metrics, served by the operator listener, never on the hub's own listener. */
   metrics: Registry;
-  /** The in-process way in for the gateway; a call whose signal fired stops its work and rejects with the signal's reason. */
+  /** The in-process way in for the gateway; a call whose deadline fired stops its work and rejects with its signal's reason. */
   handle(call: HubCall): Promise<HubAnswer>;
   close(): Promise<void>;
 }
@@ -320,7 +320,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
             headers: request.headers,
             body: body ?? EMPTY,
             peerAddress: request.socket.remoteAddress ?? "unknown",
-            signal: undefined,
+            cancellation: undefined,
           }),
         )
         .then((answer) => sendAnswer(reply as unknown as FastifyReply, answer));
@@ -346,22 +346,22 @@ export function createHubApp(deps: HubAppDeps): HubApp {
     readiness,
     metrics: metrics.registry,
     handle(call) {
+      const { deadline } = call;
       const inbound = {
         method: call.method,
         url: call.url,
         headers: call.headers,
         body: call.body,
         peerAddress: "in-process",
-        signal: call.signal,
+        cancellation: deadline,
       };
-      const { signal } = call;
-      if (signal === undefined) return dispatcher.dispatch(inbound);
-      if (signal.aborted) return Promise.reject(signal.reason);
+      if (deadline === undefined) return dispatcher.dispatch(inbound);
+      if (deadline.aborted) return Promise.reject(deadline.signal.reason);
       // No abort listener here (an EventTarget listener costs more than the whole catalog call): the
-      // work itself watches the signal, and an answer that arrives after it fired is not delivered.
+      // work itself watches the deadline, and an answer that arrives after it fired is not delivered.
       return dispatcher
         .dispatch(inbound)
-        .then((answer) => (signal.aborted ? Promise.reject(signal.reason) : answer));
+        .then((answer) => (deadline.aborted ? Promise.reject(deadline.signal.reason) : answer));
     },
     async close() {
       await reconciler?.stop();

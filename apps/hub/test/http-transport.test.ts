@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
-import { type HubAnswer, hubHeaders, successEnvelope } from "@hub/contract";
+import { cancellationOf, type HubAnswer, hubHeaders, successEnvelope } from "@hub/contract";
 import type { SqlClient } from "@hub/store";
 import {
   answerOf,
@@ -372,7 +372,12 @@ describe("failures and cancellation", () => {
     const controller = new AbortController();
     controller.abort(new Error("gateway timeout"));
     await assert.rejects(
-      hub.handle({ method: "GET", url: "/v1/catalog", headers: gatewayHeaders(), signal: controller.signal }),
+      hub.handle({
+        method: "GET",
+        url: "/v1/catalog",
+        headers: gatewayHeaders(),
+        deadline: cancellationOf(controller.signal),
+      }),
       /gateway timeout/,
     );
     await hub.close();
@@ -401,7 +406,7 @@ describe("failures and cancellation", () => {
       url: "/v1/quote",
       headers: { ...gatewayHeaders(), ...SUBJECT, "content-type": "application/json" },
       body: Buffer.from(JSON.stringify(quoteBody())),
-      signal: controller.signal,
+      deadline: cancellationOf(controller.signal),
     });
     controller.abort(new Error("cut at 20 s"));
     release();

@@ -11,6 +11,30 @@ export const hubHeaders = {
   clientAddress: "x-forwarded-for",
 } as const;
 
+/**
+ * When the caller gives up on a call (the gateway's timeout, or a client gone). `aborted` is read
+ * without making anything; `signal` is made on its first read (already aborted when read after the
+ * call was given up), so a call whose work never listens pays for no AbortSignal (Node builds one
+ * through EventTarget, which cost more than the whole catalog call).
+ */
+export interface Cancellation {
+  readonly aborted: boolean;
+  readonly signal: AbortSignal;
+}
+
+/** The cancellation of a signal that already exists (a request's close, a test's controller). */
+export function cancellationOf(signal: AbortSignal): Cancellation {
+  return new SignalCancellation(signal);
+}
+
+class SignalCancellation implements Cancellation {
+  constructor(readonly signal: AbortSignal) {}
+
+  get aborted(): boolean {
+    return this.signal.aborted;
+  }
+}
+
 /** One call from the gateway to the hub: the method, the path with its allowed query, the hub headers and the raw body. */
 export interface HubCall {
   method: string;
@@ -18,8 +42,8 @@ export interface HubCall {
   url: string;
   headers: Record<string, string>;
   body?: Buffer;
-  /** Fires when the gateway gives up on the call (its timeout); the hub cancels what it was doing. */
-  signal?: AbortSignal;
+  /** Aborted when the gateway gives up on the call (its timeout); the hub cancels what it was doing. */
+  deadline?: Cancellation;
 }
 
 /** The hub's answer, passed back by the gateway unchanged. */

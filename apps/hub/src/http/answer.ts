@@ -20,6 +20,34 @@ export class PrerenderedJson {
 
 const CLOSING_BRACE = 0x7d;
 
+/** Envelopes up to this size are cut from a shared slab; larger ones get their own buffer. */
+const SLAB_PIECE_MAX_BYTES = 8 * 1024;
+const SLAB_BYTES = 64 * 1024;
+
+/**
+ * Where prerendered envelopes are written: pieces of one 64 KiB slab, a new slab when it is used up.
+ * Node's own pool is 8 KiB, so a 2 KiB catalog answer cost an ArrayBuffer allocation every fourth
+ * call; as with that pool, a piece keeps its slab alive only while the answer itself is held.
+ */
+class EnvelopeSlab {
+  private slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+  private used = 0;
+
+  take(size: number): Buffer {
+    if (size > SLAB_PIECE_MAX_BYTES) return Buffer.allocUnsafe(size);
+    if (this.used + size > SLAB_BYTES) {
+      this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+      this.used = 0;
+    }
+    const piece = this.slab.subarray(this.used, this.used + size);
+    // Pieces start 8-byte aligned, as Node's pool aligns them.
+    this.used = (this.used + size + 7) & ~7;
+    return piece;
+  }
+}
+
+const envelopes = new EnvelopeSlab();
+
 /** A success answer that is not an envelope (the OpenAPI document). */
 export class RawBody {
   constructor(
@@ -46,7 +74,7 @@ export function successAnswer(result: unknown, requestId: string): HubAnswer {
   if (result instanceof PrerenderedJson) {
     const id = JSON.stringify(requestId);
     const { head } = result;
-    const body = Buffer.allocUnsafe(head.length + Buffer.byteLength(id, "utf8") + 1);
+    const body = envelopes.take(head.length + Buffer.byteLength(id, "utf8") + 1);
     head.copy(body, 0);
     body[body.write(id, head.length, "utf8") + head.length] = CLOSING_BRACE;
     return answer(200, requestId, JSON_CONTENT_TYPE, body);

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import {
   API_PREFIX,
+  type Cancellation,
   decodeBody,
   decodeQuery,
   type HubAnswer,
@@ -14,6 +15,7 @@ import { isStoreUnreachable } from "@hub/store";
 import type { Logger } from "pino";
 import type { OrganizationRateLimiter } from "../limits/organization-rate-limiter.js";
 import type { SourceRateLimiter } from "../limits/source-rate-limiter.js";
+import type { Caller } from "../services/caller.js";
 import { errorAnswer, successAnswer } from "./answer.js";
 import { checkGetBody, decodeJsonBody } from "./decode-body.js";
 import type { HubMetrics } from "./hub-metrics.js";
@@ -30,7 +32,8 @@ export interface InboundCall {
   body: Buffer | undefined;
   /** Address of the connection's peer, or `in-process`. */
   peerAddress: string;
-  signal: AbortSignal | undefined;
+  /** When the caller gives up (the gateway's timeout, a client gone); its signal is made only if the work reads it. */
+  cancellation: Cancellation | undefined;
 }
 
 export interface Dispatcher {
@@ -44,6 +47,26 @@ const REQUEST_ID_PATTERN = /^[\x21-\x7e]{1,128}$/;
 const PER_IP_MESSAGE = "DDoS check: too many requests from this address.";
 
 const EMPTY = Buffer.alloc(0);
+
+/**
+ * What an operation receives. `signal` is read from the call's cancellation only when the operation
+ * asks for it (the quote and submission routes), so a read makes no AbortSignal.
+ */
+class OperationCall {
+  constructor(
+    readonly requestId: string,
+    readonly params: Record<string, string>,
+    readonly body: unknown,
+    readonly query: Record<string, unknown>,
+    private readonly cancellation: Cancellation | undefined,
+    readonly caller: Caller | Pick<Caller, "organization"> | undefined,
+    readonly resolved: unknown,
+  ) {}
+
+  get signal(): AbortSignal | undefined {
+    return this.cancellation?.signal;
+  }
+}
 
 function header(call: InboundCall, name: string): string | undefined {
   const value = call.headers[name];
@@ -106,13 +129,17 @@ export function createDispatcher(deps: {
     }
 
     const resolved = operation.resolve
-      ? await operation.resolve({
-          requestId,
-          params,
-          body: bodyValue,
-          query: queryValue,
-          signal: call.signal,
-        })
+      ? await operation.resolve(
+          new OperationCall(
+            requestId,
+            params,
+            bodyValue,
+            queryValue,
+            call.cancellation,
+            undefined,
+            undefined,
+          ),
+        )
       : undefined;
 
     const organization = header(call, hubHeaders.organization);
@@ -128,16 +155,10 @@ export function createDispatcher(deps: {
           ? { organization: organization ?? "" }
           : { organization: organization ?? "", subject };
 
-    call.signal?.throwIfAborted();
-    return operation.handle({
-      requestId,
-      params,
-      body: bodyValue,
-      query: queryValue,
-      signal: call.signal,
-      caller,
-      resolved,
-    });
+    if (call.cancellation?.aborted) throw call.cancellation.signal.reason;
+    return operation.handle(
+      new OperationCall(requestId, params, bodyValue, queryValue, call.cancellation, caller, resolved),
+    );
   }
 
   function refusal(
@@ -147,7 +168,7 @@ export function createDispatcher(deps: {
     operationId: string,
   ): [HubAnswer, string] {
     if (error instanceof HubError) return [errorAnswer(error.code, requestId, error.detail), error.code];
-    if (call.signal?.aborted) {
+    if (call.cancellation?.aborted) {
       // The caller is gone (gateway timeout); nobody reads this answer, and it is no fault of the hub.
       return [errorAnswer("EIN0049", requestId, { message: "Internal error." }), "ABORTED"];
     }

@@ -1,6 +1,12 @@
 import type { Socket } from "node:net";
 import type { Readable } from "node:stream";
-import { errorEnvelope, type HubAnswer, newRequestId } from "@hub/contract";
+import {
+  type Cancellation,
+  cancellationOf,
+  errorEnvelope,
+  type HubAnswer,
+  newRequestId,
+} from "@hub/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Dispatcher } from "./dispatcher.js";
 import type { OperationRouter } from "./operation.js";
@@ -100,13 +106,13 @@ export function mountOnFastify(
   const { router, dispatcher, bodyLimitBytes, bodyReadTimeoutMs } = deps;
 
   async function serve(request: FastifyRequest, reply: FastifyReply, body: Buffer | undefined) {
-    let signal: AbortSignal | undefined;
+    let cancellation: Cancellation | undefined;
     if (request.method === "POST") {
       const controller = new AbortController();
       reply.raw.once("close", () => {
         if (!reply.raw.writableFinished) controller.abort();
       });
-      signal = controller.signal;
+      cancellation = cancellationOf(controller.signal);
     }
     const answer = await dispatcher.dispatch({
       method: request.method,
@@ -114,7 +120,7 @@ export function mountOnFastify(
       headers: request.headers,
       body,
       peerAddress: request.socket.remoteAddress ?? "unknown",
-      signal,
+      cancellation,
     });
     return sendAnswer(reply, answer);
   }

@@ -1,0 +1,108 @@
+// CPU per call of the gateway's /v1 handler with the in-process hub behind it, without sockets:
+// `node --import tsx bench/gateway-handler-loop.ts` answers GET /v1/catalog on a fake request and
+// response, 16 calls in flight, and prints process.cpuUsage() per call for each round (N calls, ROUNDS
+// rounds). Node's HTTP server is left out, so a change to the gateway's or the hub's own JavaScript
+// shows here without the load generator's noise. BENCH_CPU_PROFILE_DIR=<dir> writes <dir>/handler-loop.cpuprofile.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { systemClock } from "@hub/clock";
+import { generateApiKey, hashApiKey } from "@hub/contract";
+import { createMemoryCounters } from "@hub/counters";
+import { createCredentialResolver, createInProcessHubTransport, gatewayConfigSchema } from "@hub/gateway-app";
+import { createTestHubApp } from "@hub/hub-app/test-harness";
+import { pino } from "pino";
+import { Registry } from "prom-client";
+import { createApiCallHandler } from "../apps/gateway/src/create-api-call-handler.js";
+import { createGatewayMetrics } from "../apps/gateway/src/gateway-metrics.js";
+import { profiled } from "./cpu-profile.js";
+import { benchCatalog } from "./gateway-catalog.js";
+
+const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
+const calls = Number(process.env.N ?? 200_000);
+const rounds = Number(process.env.ROUNDS ?? 3);
+const quiet = pino({ level: "silent" });
+const hub = createTestHubApp({
+  config: { gatewayCredential: HUB_SECRET, perIpBucket: { ratePerSecond: 1e9, burst: 1e9 } },
+  catalog: benchCatalog(),
+  logger: quiet,
+});
+const key = generateApiKey();
+const keyHash = hashApiKey(key);
+const credentials = createCredentialResolver(
+  {},
+  {
+    store: {
+      async findKeyByHash(hash: string) {
+        return hash === keyHash
+          ? { keyId: "k", orgId: "org_bench", expiresAt: null, revokedAt: null }
+          : undefined;
+      },
+      async findProjectByPublicId() {
+        return undefined;
+      },
+      async markKeysUsed() {},
+    },
+    logger: quiet,
+  },
+);
+const handler = createApiCallHandler({
+  config: gatewayConfigSchema.parse({
+    hubCredential: HUB_SECRET,
+    organizationPool: { ratePerSecond: 1e9, burst: 1e9 },
+  }),
+  credentials,
+  counters: createMemoryCounters(),
+  transport: createInProcessHubTransport(hub),
+  metrics: createGatewayMetrics(new Registry()),
+  logger: pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: true })),
+  clock: systemClock,
+  usage: undefined,
+});
+
+const socket = { remoteAddress: "127.0.0.1" };
+let answeredBytes = 0;
+
+/** Just what the handler uses of Node's response. */
+class FakeResponse {
+  headersSent = false;
+  writeHead(): this {
+    this.headersSent = true;
+    return this;
+  }
+  end(body?: Buffer): void {
+    answeredBytes += body?.length ?? 0;
+  }
+}
+
+function once(i: number): Promise<void> {
+  const request = { url: "/v1/catalog", method: "GET", headers: { host: "bench", "x-api-key": key }, socket };
+  return handler(
+    request as unknown as IncomingMessage,
+    new FakeResponse() as unknown as ServerResponse,
+    `bench-${i}`,
+  );
+}
+
+async function run(count: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      next += 1;
+      await once(next);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+}
+
+await run(20_000);
+await profiled("handler-loop", async () => {
+  for (let round = 0; round < rounds; round++) {
+    const before = process.cpuUsage();
+    await run(calls);
+    const cpu = process.cpuUsage(before);
+    console.log(JSON.stringify({ round, cpuMicrosPerCall: +((cpu.user + cpu.system) / calls).toFixed(2) }));
+  }
+});
+if (answeredBytes === 0) throw new Error("no answer was written");
+await credentials.close();
+await hub.close();
+process.exit(0);
