@@ -63,5 +63,58 @@ for (const { driver, skip } of databases.drivers) {
       assert.equal(await countQuotes(db.sql), before + 3);
       assert.equal(await store.get("q-beside-2"), undefined);
     });
+
+    test("a stored winner and template read back with the keys in the order a jsonb column gives them", async () => {
+      const store = createQuoteStore(db.sql);
+      const quote = newQuote("q-key-order");
+      const winner = {
+        zeta: 1,
+        b: { yy: [3, { ccc: "x", a: null, bb: true }], x: "é" },
+        "10": "ten",
+        "2": "two",
+        é: "two bytes",
+        f: "one byte",
+        "": "empty",
+        Z: -0.5,
+        amountOut: "1000000",
+        quoteId: "q-key-order",
+        nested: [{ validUntil: 1700000000, eta: 12, "✓": "three bytes" }],
+        tab: "a\tb",
+      };
+      const template = { version: 1, quoteResponse: { order: { payload: { zz: 1, a: [1, 2] } } }, lane: "x" };
+      await store.insert({ ...quote, winner, template });
+      const asJsonb = async (value: unknown) =>
+        JSON.stringify(
+          (await db.sql.query<{ value: unknown }>("SELECT $1::jsonb AS value", [JSON.stringify(value)]))[0]!
+            .value,
+        );
+      const stored = await store.get("q-key-order");
+      assert.equal(JSON.stringify(stored!.winner), await asJsonb(winner));
+      assert.equal(JSON.stringify(stored!.template), await asJsonb(template));
+    });
+
+    test("a winner jsonb cannot hold (a NUL, an unpaired surrogate) is refused alone, as before", async () => {
+      const store = createQuoteStore(db.sql);
+      const before = await countQuotes(db.sql);
+      const outcomes = await Promise.allSettled([
+        store.insert(newQuote("q-unstorable-0")),
+        store.insert({ ...newQuote("q-unstorable-1"), winner: { text: "a\u0000b" } }),
+        store.insert({ ...newQuote("q-unstorable-2"), template: { text: "\ud800" } }),
+        store.insert({ ...newQuote("q-unstorable-3"), winner: { text: "a\\u0000b \u0001" } }),
+      ]);
+      assert.deepEqual(
+        outcomes.map((outcome) => outcome.status),
+        ["fulfilled", "rejected", "rejected", "fulfilled"],
+      );
+      assert.equal(await countQuotes(db.sql), before + 2);
+      assert.deepEqual((await store.get("q-unstorable-3"))!.winner, { text: "a\\u0000b \u0001" });
+      await assert.rejects(
+        store.insertPrepared({
+          ...newQuote("q-unstorable-4"),
+          preparationId: "p-4",
+          winner: { text: "\u0000" },
+        }),
+      );
+    });
   });
 }

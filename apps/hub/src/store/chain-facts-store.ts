@@ -6,7 +6,7 @@ import {
   solanaOutputHash,
 } from "@hub/chain";
 import type { OnchainTxOrder } from "@hub/contract";
-import { isStorableText, type SqlClient, type SqlExecutor } from "@hub/store";
+import { inJsonbKeyOrder, isStorableText, type SqlClient, type SqlExecutor } from "@hub/store";
 import type { BridgeLog, ChainBlock, OrderLog } from "../reconciler/chain-reader.js";
 import type { SolanaOrderFact } from "../reconciler/read-solana-order-fact.js";
 import type {
@@ -681,7 +681,7 @@ export function createChainFactsStore(sql: SqlClient): ChainFactsStore {
         };
       }
       for (const row of refunds) entry(row.onchain_order_id).refunded = factRef(row);
-      const terms = new Map(solanaQuotes.map((row) => [row.onchain_order_id, row.payload]));
+      const terms = new Map(solanaQuotes.map((row) => [row.onchain_order_id, inJsonbKeyOrder(row.payload)]));
       for (const row of solana) {
         const found = entry(row.onchain_order_id);
         const ref = solanaRef(row);

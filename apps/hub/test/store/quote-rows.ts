@@ -27,7 +27,7 @@ export function listPreparedQuoteIds(
 /** Changes the deposit amount in a stored open-flow template, as a tampered row would carry it. */
 export async function tamperDepositAmount(sql: SqlExecutor, quoteId: string, amount: string): Promise<void> {
   await sql.query(
-    `UPDATE quotes SET template = jsonb_set(template, '{deposit,amount}', $2::jsonb) WHERE quote_id = $1`,
+    `UPDATE quotes SET template = jsonb_set(template::jsonb, '{deposit,amount}', $2::jsonb) WHERE quote_id = $1`,
     [quoteId, JSON.stringify(amount)],
   );
 }
