@@ -64,6 +64,26 @@ for (const { driver, skip } of databases.drivers) {
       assert.equal(await store.get("q-beside-2"), undefined);
     });
 
+    test("after a refused group, groups of the same size are stored again", async () => {
+      const store = createQuoteStore(db.sql);
+      const before = await countQuotes(db.sql);
+      const first = await Promise.allSettled([
+        store.insert(newQuote("q-again-0")),
+        store.insert(newQuote("q-again-1")),
+        store.insert(newQuote("q-again-2", "not a valid subject")),
+      ]);
+      const second = await Promise.allSettled([
+        store.insert(newQuote("q-again-3")),
+        store.insert(newQuote("q-again-4")),
+        store.insert(newQuote("q-again-5")),
+      ]);
+      assert.deepEqual(
+        [...first, ...second].map((outcome) => outcome.status),
+        ["fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"],
+      );
+      assert.equal(await countQuotes(db.sql), before + 5);
+    });
+
     test("a stored winner and template read back with the keys in the order a jsonb column gives them", async () => {
       const store = createQuoteStore(db.sql);
       const quote = newQuote("q-key-order");

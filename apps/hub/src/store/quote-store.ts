@@ -1,4 +1,4 @@
-import { inJsonbKeyOrder, needsJsonbCheck, type SqlExecutor, type SqlParam } from "@hub/store";
+import { inJsonbKeyOrder, needsJsonbCheck, type SqlExecutor } from "@hub/store";
 
 /** One issued quote as the quotes table holds it. */
 export interface StoredQuote {
@@ -91,7 +91,7 @@ function fromRow(row: QuoteRow): StoredQuote {
 }
 
 /** A quote's 15 parameters, and whether its JSON goes in through a jsonb cast (needsJsonbCheck). */
-function params(quote: NewQuote): { values: SqlParam[]; jsonbCheck: boolean } {
+function params(quote: NewQuote): { values: (string | null)[]; jsonbCheck: boolean } {
   const winner = JSON.stringify(quote.winner);
   const template = JSON.stringify(quote.template);
   return {
@@ -172,12 +172,12 @@ function createGroupedInsert(sql: SqlExecutor): (quote: NewQuote) => Promise<voi
           await sql.query(insertStatement(rows.map((row) => row.jsonbCheck)), values);
         } else {
           statements[group.length] ??= insertStatement(rows.map(() => false));
-          await sql.query(statements[group.length]!, values);
+          await sql.run(`quotes_insert_${group.length}`, statements[group.length]!, values);
         }
         for (const { settle } of group) settle();
       } catch (error) {
-        if (group.length === 1) group[0]!.settle(error);
-        else for (const waiter of group) await insertAlone(waiter);
+        // Alone, through query, each caller gets the error it would have had ungrouped.
+        for (const waiter of group) await insertAlone(waiter);
       }
     }
     running = false;
