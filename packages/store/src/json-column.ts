@@ -13,11 +13,11 @@ export function inJsonbKeyOrder<T>(value: T): T {
   return ordered as T;
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** PostgreSQL's lengthCompareJsonbString: byte length first, then the bytes. */
 function compareJsonbKeys(a: string, b: string): number {
-  if (ASCII.test(a) && ASCII.test(b)) {
+  if (!NON_ASCII.test(a) && !NON_ASCII.test(b)) {
     if (a.length !== b.length) return a.length - b.length;
     return a < b ? -1 : a > b ? 1 : 0;
   }
