@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { createTestDatabases, type TestDatabase } from "@hub/store";
 import { createQuoteStore, type NewQuote } from "../src/store/quote-store.js";
-import { countQuotes } from "./store/quote-rows.js";
+import { countQuotes, throughJsonb } from "./store/quote-rows.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 after(() => databases.dispose());
@@ -103,11 +103,7 @@ for (const { driver, skip } of databases.drivers) {
       };
       const template = { version: 1, quoteResponse: { order: { payload: { zz: 1, a: [1, 2] } } }, lane: "x" };
       await store.insert({ ...quote, winner, template });
-      const asJsonb = async (value: unknown) =>
-        JSON.stringify(
-          (await db.sql.query<{ value: unknown }>("SELECT $1::jsonb AS value", [JSON.stringify(value)]))[0]!
-            .value,
-        );
+      const asJsonb = async (value: unknown) => JSON.stringify(await throughJsonb(db.sql, value));
       const stored = await store.get("q-key-order");
       assert.equal(JSON.stringify(stored!.winner), await asJsonb(winner));
       assert.equal(JSON.stringify(stored!.template), await asJsonb(template));

@@ -8,6 +8,12 @@ export function readQuoteRows<Row extends object = Record<string, unknown>>(
   return sql.query<Row>("SELECT * FROM quotes WHERE quote_id = $1", [quoteId]);
 }
 
+/** The value as PostgreSQL's jsonb gives it back (its key order), from this database. */
+export async function throughJsonb(sql: SqlExecutor, value: unknown): Promise<unknown> {
+  const [row] = await sql.query<{ value: unknown }>("SELECT $1::jsonb AS value", [JSON.stringify(value)]);
+  return row!.value;
+}
+
 /** Every stored quote. */
 export async function countQuotes(sql: SqlExecutor): Promise<number> {
   const [row] = await sql.query<{ n: number }>("SELECT count(*)::int AS n FROM quotes");
