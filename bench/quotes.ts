@@ -4,8 +4,10 @@
 // hub process's CPU per round (process.cpuUsage over the level less the process's idle CPU rate, the
 // devnet's polling, when the devnet runs in this process: the figure a loaded machine bends least).
 // It covers the upstream HTTP on loopback, parsing, vetting (typed data rebuilt and hashed) of 4 quotes
-// per provider, ranking, disclosure and the quotes-table insert (PGlite), through the hub's in-process
-// entry. The devnet runs in a child process (bench/quotes-devnet.ts) unless BENCH_DEVNET=in-process.
+// per provider, ranking, disclosure and the quotes-table insert, through the hub's in-process entry.
+// The hub's database is PGlite in this process, or with DATABASE_URL set a schema of its own on that
+// PostgreSQL (made and dropped as bench/status.ts does), so the round's CPU can be read without PGlite's
+// WebAssembly. The devnet runs in a child process (bench/quotes-devnet.ts) unless BENCH_DEVNET=in-process.
 
 import { mkdtemp, rm } from "node:fs/promises";
 import { fork } from "node:child_process";
@@ -111,8 +113,8 @@ async function settledMemoryMb(): Promise<{ rss: number; heapUsed: number; array
 /** The figures per concurrency level; with `memoryRounds`, only the memory before and after that many quotes. */
 export async function run(options: { memoryRounds?: number } = {}): Promise<object> {
   const devnet = await startBenchDevnet();
-  const databases = createTestDatabases({ databaseUrl: undefined });
-  const db = await databases.open("pglite");
+  const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
+  const db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
   const answers = new Map<string, string>();
   const providers = await startCannedProviders(PROVIDER_DELAYS_MS);
   const providerConfigs: ProviderConfigInput[] = providers.urls.map((url, i) => ({
@@ -212,7 +214,7 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
       await quoteMany(64, options.memoryRounds, []);
       const rssAfterQuotesMb = mb(process.memoryUsage().rss);
       return {
-        what: `the hub's process memory idle (after 20 quotes) and after ${options.memoryRounds} quotes, 64 concurrent (PGlite, devnet in the process)`,
+        what: `the hub's process memory idle (after 20 quotes) and after ${options.memoryRounds} quotes, 64 concurrent (${db.driver}, devnet in the process)`,
         loadAverage1m: loadavg()[0],
         idleMb,
         rssAfterQuotesMb,
@@ -248,7 +250,7 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
       providerDelaysMs: PROVIDER_DELAYS_MS,
       upstreamCallsPerRound: providers.urls.length * route.lanes.length,
       quotesVettedPerRound: providers.urls.length * route.lanes.length * 2,
-      database: "pglite",
+      database: db.driver,
       devnet: process.env.BENCH_DEVNET === "in-process" ? "in the hub's process" : "in a child process",
       refusals: failures,
       loadAverage1m: loadavg()[0],

@@ -279,7 +279,14 @@ describe("failures and cancellation", () => {
   /** A database whose every statement fails with this error: the store is a seam outside the hub. */
   function failingDatabase(error: Error & { code?: string }): SqlClient {
     const fail = async () => Promise.reject(error);
-    return { driver: "postgres", query: fail, exec: fail, transaction: fail, close: async () => {} };
+    return {
+      driver: "postgres",
+      query: fail,
+      exec: fail,
+      run: fail,
+      transaction: fail,
+      close: async () => {},
+    };
   }
 
   async function listOrdersWith(sql: SqlClient) {

@@ -162,6 +162,7 @@ describe("POST /order (open flow), the checks in the spec's order", () => {
     const heldSql: SqlClient = {
       driver: db.sql.driver,
       exec: (text) => db.sql.exec(text),
+      run: (name, text, params) => db.sql.run(name, text, params),
       transaction: (fn) => db.sql.transaction(fn),
       close: async () => {},
       async query(text, params) {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { createTestDatabases, type TestDatabase } from "@hub/store";
 import { createQuoteStore, type NewQuote } from "../src/store/quote-store.js";
-import { countQuotes } from "./store/quote-rows.js";
+import { countQuotes, throughJsonb } from "./store/quote-rows.js";
 
 const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
 after(() => databases.dispose());
@@ -62,6 +62,75 @@ for (const { driver, skip } of databases.drivers) {
       );
       assert.equal(await countQuotes(db.sql), before + 3);
       assert.equal(await store.get("q-beside-2"), undefined);
+    });
+
+    test("after a refused group, groups of the same size are stored again", async () => {
+      const store = createQuoteStore(db.sql);
+      const before = await countQuotes(db.sql);
+      const first = await Promise.allSettled([
+        store.insert(newQuote("q-again-0")),
+        store.insert(newQuote("q-again-1")),
+        store.insert(newQuote("q-again-2", "not a valid subject")),
+      ]);
+      const second = await Promise.allSettled([
+        store.insert(newQuote("q-again-3")),
+        store.insert(newQuote("q-again-4")),
+        store.insert(newQuote("q-again-5")),
+      ]);
+      assert.deepEqual(
+        [...first, ...second].map((outcome) => outcome.status),
+        ["fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"],
+      );
+      assert.equal(await countQuotes(db.sql), before + 5);
+    });
+
+    test("a stored winner and template read back with the keys in the order a jsonb column gives them", async () => {
+      const store = createQuoteStore(db.sql);
+      const quote = newQuote("q-key-order");
+      const winner = {
+        zeta: 1,
+        b: { yy: [3, { ccc: "x", a: null, bb: true }], x: "é" },
+        "10": "ten",
+        "2": "two",
+        é: "two bytes",
+        f: "one byte",
+        "": "empty",
+        Z: -0.5,
+        amountOut: "1000000",
+        quoteId: "q-key-order",
+        nested: [{ validUntil: 1700000000, eta: 12, "✓": "three bytes" }],
+        tab: "a\tb",
+      };
+      const template = { version: 1, quoteResponse: { order: { payload: { zz: 1, a: [1, 2] } } }, lane: "x" };
+      await store.insert({ ...quote, winner, template });
+      const asJsonb = async (value: unknown) => JSON.stringify(await throughJsonb(db.sql, value));
+      const stored = await store.get("q-key-order");
+      assert.equal(JSON.stringify(stored!.winner), await asJsonb(winner));
+      assert.equal(JSON.stringify(stored!.template), await asJsonb(template));
+    });
+
+    test("a winner jsonb cannot hold (a NUL, an unpaired surrogate) is refused alone, as before", async () => {
+      const store = createQuoteStore(db.sql);
+      const before = await countQuotes(db.sql);
+      const outcomes = await Promise.allSettled([
+        store.insert(newQuote("q-unstorable-0")),
+        store.insert({ ...newQuote("q-unstorable-1"), winner: { text: "a\u0000b" } }),
+        store.insert({ ...newQuote("q-unstorable-2"), template: { text: "\ud800" } }),
+        store.insert({ ...newQuote("q-unstorable-3"), winner: { text: "a\\u0000b \u0001" } }),
+      ]);
+      assert.deepEqual(
+        outcomes.map((outcome) => outcome.status),
+        ["fulfilled", "rejected", "rejected", "fulfilled"],
+      );
+      assert.equal(await countQuotes(db.sql), before + 2);
+      assert.deepEqual((await store.get("q-unstorable-3"))!.winner, { text: "a\\u0000b \u0001" });
+      await assert.rejects(
+        store.insertPrepared({
+          ...newQuote("q-unstorable-4"),
+          preparationId: "p-4",
+          winner: { text: "\u0000" },
+        }),
+      );
     });
   });
 }

@@ -3,6 +3,7 @@ export * from "./audit-store.js";
 export * from "./dashboard-store.js";
 export { DirectoryInUseError } from "./directory-lock.js";
 export * from "./is-storable-text.js";
+export * from "./json-column.js";
 export * from "./migrations-dir.js";
 export * from "./open-store.js";
 export * from "./pglite-client.js";

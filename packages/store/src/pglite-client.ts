@@ -14,7 +14,80 @@ function executor(db: PGlite | Transaction): SqlExecutor {
     async exec(text: string): Promise<void> {
       await db.exec(text);
     },
+    // Inside a transaction the statement goes as any other (PGlite's transaction holds the protocol).
+    async run(_name: string, text: string, params: readonly (string | null)[]): Promise<void> {
+      await db.query(text, params as unknown[]);
+    },
   };
+}
+
+/** A frontend message: its type byte, its length, its body. */
+function message(type: string, parts: readonly Buffer[]): Buffer {
+  const body = Buffer.concat(parts);
+  const head = Buffer.allocUnsafe(5);
+  head.write(type, 0, "latin1");
+  head.writeInt32BE(body.length + 4, 1);
+  return Buffer.concat([head, body]);
+}
+
+const cString = (text: string) => Buffer.from(`${text}\0`, "utf8");
+const int16 = (n: number) => Buffer.from([(n >> 8) & 0xff, n & 0xff]);
+function int32(n: number): Buffer {
+  const bytes = Buffer.allocUnsafe(4);
+  bytes.writeInt32BE(n, 0);
+  return bytes;
+}
+const EXECUTE = message("E", [cString(""), int32(0)]);
+const SYNC = message("S", []);
+
+/** Parse (once per name), Bind of text parameters, Execute, Sync: one protocol call. */
+function preparedRun(
+  prepare: { name: string; text: string } | undefined,
+  name: string,
+  params: readonly (string | null)[],
+): Uint8Array {
+  const values = params.map((value) => {
+    if (value === null) return int32(-1);
+    const bytes = Buffer.from(value, "utf8");
+    return Buffer.concat([int32(bytes.length), bytes]);
+  });
+  const bind = message("B", [
+    cString(""),
+    cString(name),
+    int16(0),
+    int16(params.length),
+    ...values,
+    int16(0),
+  ]);
+  const parse =
+    prepare === undefined ? [] : [message("P", [cString(prepare.name), cString(prepare.text), int16(0)])];
+  return Buffer.concat([...parse, bind, EXECUTE, SYNC]);
+}
+
+/**
+ * `run` on the client: PGlite's query sends Parse, Describe, Bind, Describe, Execute and Sync one call
+ * each and parses and plans the text every time; a named statement is parsed once and then costs one
+ * call (docs/performance.md). It waits for any transaction and query as query does; after a failure
+ * the statement is closed, so the next run parses it afresh whatever step failed.
+ */
+function runPrepared(db: PGlite): SqlExecutor["run"] {
+  const prepared = new Set<string>();
+  return (name, text, params) =>
+    db._runExclusiveTransaction(() =>
+      db._runExclusiveQuery(async () => {
+        const prepare = prepared.has(name) ? undefined : { name, text };
+        try {
+          await db.execProtocol(preparedRun(prepare, name, params), { throwOnError: true });
+          prepared.add(name);
+        } catch (error) {
+          prepared.delete(name);
+          await db.execProtocol(Buffer.concat([message("C", [Buffer.from("S"), cString(name)]), SYNC]), {
+            throwOnError: false,
+          });
+          throw error;
+        }
+      }),
+    );
 }
 
 /**
@@ -51,6 +124,7 @@ export async function createPgliteClient(
     driver: "pglite",
     query: base.query,
     exec: base.exec,
+    run: runPrepared(db),
     transaction: (fn) => db.transaction((tx) => fn(executor(tx))),
     async close() {
       try {

@@ -17,6 +17,9 @@ function executor(db: pg.Pool | pg.PoolClient): SqlExecutor {
     async exec(text: string): Promise<void> {
       await db.query(text);
     },
+    async run(name: string, text: string, params: readonly (string | null)[]): Promise<void> {
+      await db.query({ name, text, values: params as (string | null)[] });
+    },
   };
 }
 
@@ -34,6 +37,7 @@ export function createPostgresClient(config: PostgresClientConfig): SqlClient {
     driver: "postgres",
     query: base.query,
     exec: base.exec,
+    run: base.run,
     async transaction(fn) {
       const client = await pool.connect();
       let broken: Error | undefined;

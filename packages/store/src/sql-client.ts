@@ -10,6 +10,12 @@ export interface SqlExecutor {
   ): Promise<Row[]>;
   /** Several statements without parameters (migrations). */
   exec(text: string): Promise<void>;
+  /**
+   * One statement of a hot path whose text repeats, its rows unread: a named prepared statement,
+   * parsed and planned once per connection and then only bound and executed. `name` stands for `text`
+   * for the client's life; parameters are text or NULL.
+   */
+  run(name: string, text: string, params: readonly (string | null)[]): Promise<void>;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from "@hub/store";
+import { inJsonbKeyOrder, needsJsonbCheck, type SqlExecutor } from "@hub/store";
 
 /** One issued quote as the quotes table holds it. */
 export interface StoredQuote {
@@ -65,8 +65,9 @@ interface QuoteRow {
 const COLUMNS =
   "quote_id, quote_request_id, org_id, subject, replica_id, lane, provider_id, preparation_id, request_fingerprint, winner, template, onchain_order_id, issued_at, expires_at, registrable_until";
 
+/** A json column's value with its keys in the order the jsonb column gave them. */
 function json<T>(value: T | string): T {
-  return typeof value === "string" ? (JSON.parse(value) as T) : value;
+  return inJsonbKeyOrder(typeof value === "string" ? (JSON.parse(value) as T) : value);
 }
 
 function fromRow(row: QuoteRow): StoredQuote {
@@ -89,36 +90,52 @@ function fromRow(row: QuoteRow): StoredQuote {
   };
 }
 
-function params(quote: NewQuote) {
-  return [
-    quote.quoteId,
-    quote.quoteRequestId,
-    quote.orgId,
-    quote.subject,
-    quote.replicaId,
-    quote.lane,
-    quote.providerId,
-    quote.preparationId,
-    quote.requestFingerprint,
-    JSON.stringify(quote.winner),
-    JSON.stringify(quote.template),
-    quote.onchainOrderId,
-    quote.issuedAt.toISOString(),
-    quote.expiresAt.toISOString(),
-    quote.registrableUntil.toISOString(),
-  ];
+/** A quote's 15 parameters, and whether its JSON goes in through a jsonb cast (needsJsonbCheck). */
+function params(quote: NewQuote): { values: (string | null)[]; jsonbCheck: boolean } {
+  const winner = JSON.stringify(quote.winner);
+  const template = JSON.stringify(quote.template);
+  return {
+    values: [
+      quote.quoteId,
+      quote.quoteRequestId,
+      quote.orgId,
+      quote.subject,
+      quote.replicaId,
+      quote.lane,
+      quote.providerId,
+      quote.preparationId,
+      quote.requestFingerprint,
+      winner,
+      template,
+      quote.onchainOrderId,
+      quote.issuedAt.toISOString(),
+      quote.expiresAt.toISOString(),
+      quote.registrableUntil.toISOString(),
+    ],
+    jsonbCheck: needsJsonbCheck(winner) || needsJsonbCheck(template),
+  };
 }
 
-/** `INSERT INTO quotes` of `rows` rows, each with the 15 parameters of `params`. */
-function insertStatement(rows: number): string {
-  const values = Array.from({ length: rows }, (_, row) => {
+/**
+ * `INSERT INTO quotes` of one row per entry of `jsonbChecks`, each with the 15 parameters of `params`;
+ * a row's JSON is cast to json, or to jsonb where its entry is true (the column takes jsonb by
+ * assignment, after jsonb has refused what it refuses).
+ */
+function insertStatement(jsonbChecks: readonly boolean[]): string {
+  const values = jsonbChecks.map((jsonbCheck, row) => {
     const $ = (n: number) => `$${row * 15 + n}`;
-    return `(${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, ${$(7)}, ${$(8)}, ${$(9)}, ${$(10)}::jsonb, ${$(11)}::jsonb, ${$(12)}, ${$(13)}::timestamptz, ${$(14)}::timestamptz, ${$(15)}::timestamptz)`;
+    const cast = jsonbCheck ? "jsonb" : "json";
+    return `(${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, ${$(7)}, ${$(8)}, ${$(9)}, ${$(10)}::${cast}, ${$(11)}::${cast}, ${$(12)}, ${$(13)}::timestamptz, ${$(14)}::timestamptz, ${$(15)}::timestamptz)`;
   });
   return `INSERT INTO quotes (${COLUMNS})\n  VALUES ${values.join(",\n    ")}`;
 }
 
-const INSERT = insertStatement(1);
+/** The insert of one quote, by whether its JSON goes through a jsonb cast. */
+function insertOne(jsonbCheck: boolean): string {
+  return jsonbCheck ? INSERT_JSONB_CHECKED : INSERT;
+}
+const INSERT = insertStatement([false]);
+const INSERT_JSONB_CHECKED = insertStatement([true]);
 
 /** The most rows one grouped insert carries. */
 const MAX_GROUPED_ROWS = 64;
@@ -137,7 +154,8 @@ function createGroupedInsert(sql: SqlExecutor): (quote: NewQuote) => Promise<voi
 
   async function insertAlone({ quote, settle }: (typeof waiting)[number]): Promise<void> {
     try {
-      await sql.query(INSERT, params(quote));
+      const { values, jsonbCheck } = params(quote);
+      await sql.query(insertOne(jsonbCheck), values);
       settle();
     } catch (error) {
       settle(error);
@@ -148,15 +166,18 @@ function createGroupedInsert(sql: SqlExecutor): (quote: NewQuote) => Promise<voi
     while (waiting.length > 0) {
       const group = waiting.splice(0, MAX_GROUPED_ROWS);
       try {
-        statements[group.length] ??= insertStatement(group.length);
-        await sql.query(
-          statements[group.length]!,
-          group.flatMap(({ quote }) => params(quote)),
-        );
+        const rows = group.map(({ quote }) => params(quote));
+        const values = rows.flatMap((row) => row.values);
+        if (rows.some((row) => row.jsonbCheck)) {
+          await sql.query(insertStatement(rows.map((row) => row.jsonbCheck)), values);
+        } else {
+          statements[group.length] ??= insertStatement(rows.map(() => false));
+          await sql.run(`quotes_insert_${group.length}`, statements[group.length]!, values);
+        }
         for (const { settle } of group) settle();
       } catch (error) {
-        if (group.length === 1) group[0]!.settle(error);
-        else for (const waiter of group) await insertAlone(waiter);
+        // Alone, through query, each caller gets the error it would have had ungrouped.
+        for (const waiter of group) await insertAlone(waiter);
       }
     }
     running = false;
@@ -183,9 +204,10 @@ export function createQuoteStore(sql: SqlExecutor): QuoteStore {
   return {
     insert: createGroupedInsert(sql),
     async insertPrepared(quote) {
+      const { values, jsonbCheck } = params(quote);
       const inserted = await sql.query<{ quote_id: string }>(
-        `${INSERT} ON CONFLICT (org_id, subject, preparation_id) WHERE preparation_id IS NOT NULL DO NOTHING RETURNING quote_id`,
-        params(quote),
+        `${insertOne(jsonbCheck)} ON CONFLICT (org_id, subject, preparation_id) WHERE preparation_id IS NOT NULL DO NOTHING RETURNING quote_id`,
+        values,
       );
       if (inserted.length === 1) return { inserted: true, quote };
       const existing = await findPrepared(quote.orgId, quote.subject, quote.preparationId);

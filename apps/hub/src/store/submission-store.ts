@@ -1,6 +1,7 @@
 import type { ReservationRecord, ReservationState } from "@hub/admin";
 import type { Lane } from "@hub/contract";
 import {
+  inJsonbKeyOrder,
   isStorableText,
   isUniqueViolation,
   type SqlClient,
@@ -191,7 +192,7 @@ export function createSubmissionStore(sql: SqlClient): SubmissionStore {
         subject: row.subject,
         lane: row.lane,
         providerId: row.provider_id,
-        template: typeof row.template === "string" ? JSON.parse(row.template) : row.template,
+        template: inJsonbKeyOrder(typeof row.template === "string" ? JSON.parse(row.template) : row.template),
         onchainOrderId: row.onchain_order_id ?? undefined,
         expiresAt: toDate(row.expires_at),
         registrableUntil: toDate(row.registrable_until),

@@ -9,6 +9,12 @@ export function readQuoteRows<Row extends object = Record<string, unknown>>(
   return sql.query<Row>("SELECT * FROM quotes WHERE quote_id = $1", [quoteId]);
 }
 
+/** The value as PostgreSQL's jsonb gives it back (its key order), from this database. */
+export async function throughJsonb(sql: SqlExecutor, value: unknown): Promise<unknown> {
+  const [row] = await sql.query<{ value: unknown }>("SELECT $1::jsonb AS value", [JSON.stringify(value)]);
+  return row!.value;
+}
+
 /** Every stored quote. */
 export async function countQuotes(sql: SqlExecutor): Promise<number> {
   const [row] = await sql.query<{ n: number }>("SELECT count(*)::int AS n FROM quotes");
@@ -28,7 +34,7 @@ export function listPreparedQuoteIds(
 /** Changes the deposit amount in a stored open-flow template, as a tampered row would carry it. */
 export async function tamperDepositAmount(sql: SqlExecutor, quoteId: string, amount: string): Promise<void> {
   await sql.query(
-    `UPDATE quotes SET template = jsonb_set(template, '{deposit,amount}', $2::jsonb) WHERE quote_id = $1`,
+    `UPDATE quotes SET template = jsonb_set(template::jsonb, '{deposit,amount}', $2::jsonb) WHERE quote_id = $1`,
     [quoteId, JSON.stringify(amount)],
   );
 }
