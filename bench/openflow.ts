@@ -15,6 +15,7 @@ import { Pool } from "undici";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { seedOpenFlowQuote } from "../apps/hub/test/open-flow-order-seed.js";
 import { startBenchGateway } from "./bench-gateway.js";
+import { profiled } from "./cpu-profile.js";
 import { benchCatalog } from "./gateway-catalog.js";
 
 const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
@@ -74,7 +75,7 @@ function figures(run: { latencies: number[]; elapsedMs: number; cpuMs: number },
 export async function run(
   options: { quotes?: number; concurrency?: number; connections?: number; durationMs?: number } = {},
 ): Promise<object> {
-  const quotes = options.quotes ?? 500;
+  const quotes = options.quotes ?? Number(process.env.BENCH_OPENFLOW_QUOTES ?? 500);
   const concurrency = options.concurrency ?? 8;
   const connections = options.connections ?? 32;
   const durationMs = options.durationMs ?? 5_000;
@@ -152,16 +153,20 @@ export async function run(
 
     // First registrations: every check, the signature's recovery and the writing transaction.
     const orderIds: string[] = [];
-    const first = await drive(bodies, concurrency, async (body) => {
-      const ack = (JSON.parse(await call("POST", "/v1/order", body)) as { data: OrderCreateAck }).data;
-      orderIds.push(ack.orderId);
-    });
+    const first = await profiled("openflow-first", () =>
+      drive(bodies, concurrency, async (body) => {
+        const ack = (JSON.parse(await call("POST", "/v1/order", body)) as { data: OrderCreateAck }).data;
+        orderIds.push(ack.orderId);
+      }),
+    );
     if (orderIds.length !== quotes) throw new Error(`registered ${orderIds.length} of ${quotes}`);
 
     // Duplicates: the same bodies again, each answered with the existing order's ack.
-    const duplicate = await drive(bodies, concurrency, async (body) => {
-      await call("POST", "/v1/order", body);
-    });
+    const duplicate = await profiled("openflow-duplicates", () =>
+      drive(bodies, concurrency, async (body) => {
+        await call("POST", "/v1/order", body);
+      }),
+    );
 
     // Status reads: one pass fills the cache, then `connections` callers read round-robin for durationMs.
     const paths = orderIds.map((orderId) => `/v1/status/${orderId}`);

@@ -167,7 +167,7 @@ describe("POST /order (open flow), the checks in the spec's order", () => {
       close: async () => {},
       async query(text, params) {
         const rows = await db.sql.query(text, params);
-        if (armed && /FROM submissions WHERE hub_order_id = \$1/.test(text)) {
+        if (armed && /JOIN submissions s ON s.hub_order_id = \$2/.test(text)) {
           armed = false;
           reached();
           await gate;

@@ -15,7 +15,12 @@ import { type ProviderState, reapproveOpenFlowQuote } from "../open-flow/reappro
 import { verifyOpenFlowSignature } from "../open-flow/verify-open-flow-signature.js";
 import { solanaQuoteBlockOf } from "../quotes/quote-template.js";
 import type { OpenFlowStore } from "../store/open-flow-store.js";
-import type { QuoteForSubmission, Reservation, SubmissionStore } from "../store/submission-store.js";
+import type {
+  QuoteForSubmission,
+  Reservation,
+  SubmissionAck,
+  SubmissionStore,
+} from "../store/submission-store.js";
 import { firstUpstreamView } from "../submissions/first-upstream-view.js";
 import { normaliseOpenForSignature } from "../submissions/normalise-open-for-signature.js";
 import { onchainOrderIdOf } from "../submissions/onchain-order-id.js";
@@ -78,6 +83,20 @@ function openForAck(reservation: Reservation): OpenForAck {
   };
 }
 
+function ownedBy(quote: QuoteForSubmission, caller: Caller): boolean {
+  return quote.orgId === caller.organization && quote.subject === caller.subject;
+}
+
+/** POST /order's answer for a quote whose order exists: the ack of an acked reservation, else none. */
+function orderAckOf(existing: SubmissionAck | undefined): OrderCreateAck | undefined {
+  if (existing?.state !== "acked" || existing.submittedAt === undefined) return undefined;
+  return {
+    orderId: existing.hubOrderId,
+    quoteId: existing.quoteId,
+    createdAt: existing.submittedAt.toISOString(),
+  };
+}
+
 function unknownOutcome(): HubError {
   return new HubError("EIN0052", {
     message:
@@ -134,9 +153,7 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
   ): Promise<{ quote: QuoteForSubmission; store: SubmissionStore } | undefined> {
     const store = deps.store;
     const quote = await store?.findQuote(quoteId);
-    if (!store || !quote || quote.orgId !== caller.organization || quote.subject !== caller.subject) {
-      return undefined;
-    }
+    if (!store || !quote || !ownedBy(quote, caller)) return undefined;
     return { quote, store };
   }
 
@@ -359,27 +376,22 @@ export function createOrderService(deps: OrderServiceDeps): OrderService {
     // The spec's order: the quote's own checks (EIN0010); an existing order's ack; expiry (EIN0005);
     // configuration and re-approval (EIN0007); artifactHash and signature (EIN0010, EIN0006).
     async createOrder(request, caller) {
-      const owned = await ownQuote(request.quoteId, caller);
-      if (!owned) throw new HubError("EIN0010", { reference: "quoteId", message: "Unknown quote." });
-      const { quote, store } = owned;
-      const id = hubOrderId(quote.quoteId);
-      const existingAck = async (): Promise<OrderCreateAck | undefined> => {
-        const existing = await store.find(id);
-        if (existing?.state !== "acked" || existing.submittedAt === undefined) return undefined;
-        return {
-          orderId: existing.hubOrderId,
-          quoteId: existing.quoteId,
-          createdAt: existing.submittedAt.toISOString(),
-        };
-      };
-      const ack = await existingAck();
+      const store = deps.store;
+      // The quote and its order, when there is one, in one read: hubOrderId(quoteId) names the order.
+      const id = hubOrderId(request.quoteId);
+      const found = await store?.findQuoteForOrder(request.quoteId, id);
+      if (!store || !found || !ownedBy(found.quote, caller)) {
+        throw new HubError("EIN0010", { reference: "quoteId", message: "Unknown quote." });
+      }
+      const { quote } = found;
+      const ack = orderAckOf(found.submission);
       if (ack) return ack;
       try {
         return await registerFirst(request, quote, id);
       } catch (error) {
         // A repeat that raced the first registration ran its checks before that order committed;
         // once the order exists every repeat is answered its ack, whatever it carries (rule 6).
-        const raced = error instanceof HubError ? await existingAck() : undefined;
+        const raced = error instanceof HubError ? orderAckOf(await store.find(id)) : undefined;
         if (raced) return raced;
         throw error;
       }

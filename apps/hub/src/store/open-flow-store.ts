@@ -73,8 +73,8 @@ export type DepositClaim = "claimed" | "already-claimed" | "taken";
 /** Open-flow registrations (POST /order) and what their status view reads and claims of the bridge logs. */
 export interface OpenFlowStore {
   /**
-   * Records the order in one transaction: the acked submissions row (route 'order') and its
-   * registration. The quote's unique submission decides a race: the loser writes nothing and gets
+   * Records the order in one statement (one transaction): the acked submissions row (route 'order') and
+   * its registration. The quote's unique submission decides a race: the loser writes nothing and gets
    * the winner's ack (`created` false).
    */
   register(input: NewRegistration): Promise<{ created: boolean; ack: OrderCreateAck }>;
@@ -160,50 +160,45 @@ function logOf(row: BridgeLogRow): BridgeLogRecord {
 
 export function createOpenFlowStore(sql: SqlClient): OpenFlowStore {
   return {
-    register: ({ hubOrderId, quote, lane, requestFingerprint, signature, at }) =>
-      sql.transaction(async (tx) => {
-        const inserted = await tx.query<AckRow>(
-          `INSERT INTO submissions (hub_order_id, quote_id, org_id, subject, route, lane, request_fingerprint,
+    async register({ hubOrderId, quote, lane, requestFingerprint, signature, at }) {
+      // One statement, so one transaction and one round trip: the registration row is written only
+      // beside a submissions row this statement inserted.
+      const [row] = await sql.query<AckRow>(
+        `WITH submission AS (
+           INSERT INTO submissions (hub_order_id, quote_id, org_id, subject, route, lane, request_fingerprint,
                                     state, attempt, upstream_provider_id, reserved_at, submitted_at)
            VALUES ($1, $2, $3, $4, 'order', $5, $6, 'acked', 1, $7, $8, $8)
            ON CONFLICT DO NOTHING
-           RETURNING hub_order_id, quote_id, state, submitted_at`,
-          [
-            hubOrderId,
-            quote.quoteId,
-            quote.orgId,
-            quote.subject,
-            lane,
-            requestFingerprint,
-            quote.providerId,
-            at.toISOString(),
-          ],
-        );
-        const row = inserted[0];
-        if (row) {
-          await tx.query(
-            `INSERT INTO open_flow_registrations (hub_order_id, quote_id, lane, signer, scheme, signature, registered_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-            [
-              hubOrderId,
-              quote.quoteId,
-              lane,
-              signature?.signer ?? null,
-              signature?.scheme ?? null,
-              signature?.signature ?? null,
-              at.toISOString(),
-            ],
-          );
-          return { created: true, ack: ackOf(row) };
-        }
-        const [existing] = await tx.query<AckRow>(
-          "SELECT hub_order_id, quote_id, state, submitted_at FROM submissions WHERE quote_id = $1",
-          [quote.quoteId],
-        );
-        if (!existing)
-          throw new Error(`quote ${quote.quoteId}: the submission conflicted and then was not found`);
-        return { created: false, ack: ackOf(existing) };
-      }),
+           RETURNING hub_order_id, quote_id, state, submitted_at
+         ), registration AS (
+           INSERT INTO open_flow_registrations (hub_order_id, quote_id, lane, signer, scheme, signature, registered_at)
+           SELECT hub_order_id, quote_id, $5, $9::text, $10::text, $11::text, $8 FROM submission
+         )
+         SELECT hub_order_id, quote_id, state, submitted_at FROM submission`,
+        [
+          hubOrderId,
+          quote.quoteId,
+          quote.orgId,
+          quote.subject,
+          lane,
+          requestFingerprint,
+          quote.providerId,
+          at.toISOString(),
+          signature?.signer ?? null,
+          signature?.scheme ?? null,
+          signature?.signature ?? null,
+        ],
+      );
+      if (row) return { created: true, ack: ackOf(row) };
+      // Another registration holds the quote: its statement has committed (ON CONFLICT waits for it).
+      const [existing] = await sql.query<AckRow>(
+        "SELECT hub_order_id, quote_id, state, submitted_at FROM submissions WHERE quote_id = $1",
+        [quote.quoteId],
+      );
+      if (!existing)
+        throw new Error(`quote ${quote.quoteId}: the submission conflicted and then was not found`);
+      return { created: false, ack: ackOf(existing) };
+    },
 
     async readRegistration(orderId) {
       if (!isStorableText(orderId)) return undefined;

@@ -29,6 +29,9 @@ export interface QuoteForSubmission {
 /** One reservation row (the admin module reads the same rows). */
 export type Reservation = ReservationRecord;
 
+/** What an order's ack is made of: the columns of a reservation POST /order answers from. */
+export type SubmissionAck = Pick<Reservation, "hubOrderId" | "quoteId" | "state" | "submittedAt">;
+
 /** How a forward ended, as written to its own attempt of the reservation. */
 export type SettleInput =
   | {
@@ -66,6 +69,14 @@ export type ReconcileResult =
  */
 export interface SubmissionStore {
   findQuote(quoteId: string): Promise<QuoteForSubmission | undefined>;
+  /**
+   * The quote and, when one exists, the reservation of `hubOrderId` (the quote's hub order id), read in
+   * one statement: what POST /order needs before its checks.
+   */
+  findQuoteForOrder(
+    quoteId: string,
+    hubOrderId: string,
+  ): Promise<{ quote: QuoteForSubmission; submission: SubmissionAck | undefined } | undefined>;
   find(hubOrderId: string): Promise<Reservation | undefined>;
   /** Reserves the quote; undefined when a reservation exists already (the caller reads it). */
   reserve(input: {
@@ -131,11 +142,33 @@ interface QuoteRow {
   registrable_until: Date | string;
 }
 
+interface QuoteForOrderRow extends QuoteRow {
+  submission_hub_order_id: string | null;
+  submission_quote_id: string;
+  submission_state: ReservationState;
+  submission_submitted_at: Date | string | null;
+}
+
 const RESERVATION_COLUMNS = `hub_order_id, quote_id, org_id, subject, route, lane, state, attempt,
   upstream_provider_id, upstream_order_id, onchain_order_id, onchain_order_id_source, reserved_at,
   submitted_at, last_code, last_detail, reconciled_at, reconciled_note`;
 
 const toDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+
+function quoteOf(row: QuoteRow): QuoteForSubmission {
+  return {
+    quoteId: row.quote_id,
+    quoteRequestId: row.quote_request_id,
+    orgId: row.org_id,
+    subject: row.subject,
+    lane: row.lane,
+    providerId: row.provider_id,
+    template: inJsonbKeyOrder(typeof row.template === "string" ? JSON.parse(row.template) : row.template),
+    onchainOrderId: row.onchain_order_id ?? undefined,
+    expiresAt: toDate(row.expires_at),
+    registrableUntil: toDate(row.registrable_until),
+  };
+}
 
 function reservationOf(row: ReservationRow): Reservation {
   return {
@@ -183,19 +216,33 @@ export function createSubmissionStore(sql: SqlClient): SubmissionStore {
            FROM quotes WHERE quote_id = $1`,
         [quoteId],
       );
-      const row = rows[0];
+      return rows[0] && quoteOf(rows[0]);
+    },
+
+    async findQuoteForOrder(quoteId, hubOrderId) {
+      if (!isStorableText(quoteId)) return undefined;
+      const [row] = await sql.query<QuoteForOrderRow>(
+        `SELECT q.quote_id, q.quote_request_id, q.org_id, q.subject, q.lane, q.provider_id, q.template,
+                q.onchain_order_id, q.expires_at, q.registrable_until,
+                s.hub_order_id AS submission_hub_order_id, s.quote_id AS submission_quote_id,
+                s.state AS submission_state, s.submitted_at AS submission_submitted_at
+           FROM quotes q LEFT JOIN submissions s ON s.hub_order_id = $2
+          WHERE q.quote_id = $1`,
+        [quoteId, hubOrderId],
+      );
       if (!row) return undefined;
       return {
-        quoteId: row.quote_id,
-        quoteRequestId: row.quote_request_id,
-        orgId: row.org_id,
-        subject: row.subject,
-        lane: row.lane,
-        providerId: row.provider_id,
-        template: inJsonbKeyOrder(typeof row.template === "string" ? JSON.parse(row.template) : row.template),
-        onchainOrderId: row.onchain_order_id ?? undefined,
-        expiresAt: toDate(row.expires_at),
-        registrableUntil: toDate(row.registrable_until),
+        quote: quoteOf(row),
+        submission:
+          row.submission_hub_order_id === null
+            ? undefined
+            : {
+                hubOrderId: row.submission_hub_order_id,
+                quoteId: row.submission_quote_id,
+                state: row.submission_state,
+                submittedAt:
+                  row.submission_submitted_at === null ? undefined : toDate(row.submission_submitted_at),
+              },
       };
     },
 
