@@ -175,7 +175,7 @@ function createGroupedInsert(sql: SqlExecutor): (quote: NewQuote) => Promise<voi
           await sql.run(`quotes_insert_${group.length}`, statements[group.length]!, values);
         }
         for (const { settle } of group) settle();
-      } catch (error) {
+      } catch {
         // Alone, through query, each caller gets the error it would have had ungrouped.
         for (const waiter of group) await insertAlone(waiter);
       }
