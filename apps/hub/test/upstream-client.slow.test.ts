@@ -190,6 +190,39 @@ describe("the OIF client in the reference aggregator's dialect maps every upstre
     assert.equal(outcome.kind, "not-sent");
   });
 
+  test("a caller's signal that fires while the upstream holds the call ends it as aborted, with the caller's reason", async (t) => {
+    t.after(() => {
+      standIn.delayMs = 0;
+    });
+    standIn.delayMs = 60_000;
+    const controller = new AbortController();
+    const before = standIn.received.length;
+    const pending = standInClient.quote(request, controller.signal);
+    const deadline = Date.now() + 5000;
+    while (standIn.received.length === before && Date.now() < deadline) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.equal(standIn.received.length, before + 1, "the call reached the upstream");
+    controller.abort(new Error("caller gone"));
+    assert.deepEqual(await pending, { kind: "unavailable", reason: "aborted", cause: "caller gone" });
+  });
+
+  test("an answer over 4 MiB is unavailable (malformed) on a quote and unknown on submission", async (t) => {
+    t.after(() => {
+      standIn.canned = undefined;
+    });
+    standIn.canned = { status: 200, body: `{"quotes":[],"pad":"${"x".repeat(4 * 1024 * 1024)}"}` };
+    assert.deepEqual(await standInClient.quote(request), {
+      kind: "unavailable",
+      reason: "malformed",
+      cause: "upstream answer over 4194304 bytes",
+    });
+    assert.deepEqual(await standInClient.submitOrder({ quoteResponse: {} }), {
+      kind: "unknown",
+      cause: "upstream answer over 4194304 bytes",
+    });
+  });
+
   test("401 and 403 are auth-refused on every call", async (t) => {
     t.after(() => {
       standIn.canned = undefined;

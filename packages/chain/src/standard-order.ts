@@ -1,4 +1,5 @@
 import { type Address, bytesToHex, encodeAbiParameters, type Hex, numberToHex } from "viem";
+import { setExactHexBytes, setUint256 } from "./hex-bytes.js";
 import { keccak256Bytes } from "./keccak.js";
 
 /** One output of an OIF order (MandateOutput); every cross-chain field is bytes32, token 0 = native. */
@@ -71,26 +72,14 @@ export function decodeStandardOrderInput(token: bigint): Address {
   return numberToHex(token, { size: 20 });
 }
 
-/** A uint256 as one 32-byte big-endian word at `offset`; a value out of range throws, as viem's encoders do. */
-function writeWord(into: Uint8Array, offset: number, value: bigint | number): void {
-  const hex = BigInt(value).toString(16);
-  if (hex.startsWith("-") || hex.length > 64) throw new RangeError(`${value} is not a uint256`);
-  into.set(Buffer.from(hex.padStart(64, "0"), "hex"), offset);
-}
-
 /** A uint32 as 4 big-endian bytes at `offset`; a value out of range throws. */
 function writeUint32(into: Uint8Array, offset: number, value: number): void {
   if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
     throw new RangeError(`${value} is not a uint32`);
-  new DataView(into.buffer, into.byteOffset).setUint32(offset, value);
-}
-
-/** Hex bytes (exactly `size` of them when given) into `into` at `offset`; anything else throws. */
-function writeHex(into: Uint8Array, offset: number, hex: Hex, size?: number): void {
-  if (!/^0x(?:[0-9a-fA-F]{2})*$/.test(hex) || (size !== undefined && hex.length !== 2 + 2 * size)) {
-    throw new TypeError(`${hex} is not ${size ?? "whole"} bytes of hex`);
-  }
-  into.set(Buffer.from(hex.slice(2), "hex"), offset);
+  into[offset] = value >>> 24;
+  into[offset + 1] = (value >>> 16) & 0xff;
+  into[offset + 2] = (value >>> 8) & 0xff;
+  into[offset + 3] = value & 0xff;
 }
 
 /**
@@ -102,25 +91,25 @@ function encodeMandateOutputs(outputs: readonly MandateOutput[]): Uint8Array {
   const padded = (hex: Hex) => Math.ceil((hex.length - 2) / 64) * 32;
   const tupleSizes = outputs.map((o) => 32 * 8 + 32 + padded(o.callbackData) + 32 + padded(o.context));
   const encoded = new Uint8Array(64 + 32 * outputs.length + tupleSizes.reduce((a, b) => a + b, 0));
-  writeWord(encoded, 0, 32);
-  writeWord(encoded, 32, outputs.length);
+  setUint256(encoded, 0, 32);
+  setUint256(encoded, 32, outputs.length);
   let tuple = 32 * outputs.length;
   outputs.forEach((o, i) => {
-    writeWord(encoded, 64 + 32 * i, tuple);
+    setUint256(encoded, 64 + 32 * i, tuple);
     const at = 64 + tuple;
-    writeHex(encoded, at, o.oracle, 32);
-    writeHex(encoded, at + 32, o.settler, 32);
-    writeWord(encoded, at + 64, o.chainId);
-    writeHex(encoded, at + 96, o.token, 32);
-    writeWord(encoded, at + 128, o.amount);
-    writeHex(encoded, at + 160, o.recipient, 32);
+    setExactHexBytes(encoded, at, o.oracle, 32);
+    setExactHexBytes(encoded, at + 32, o.settler, 32);
+    setUint256(encoded, at + 64, o.chainId);
+    setExactHexBytes(encoded, at + 96, o.token, 32);
+    setUint256(encoded, at + 128, o.amount);
+    setExactHexBytes(encoded, at + 160, o.recipient, 32);
     const contextAt = 32 * 8 + 32 + padded(o.callbackData);
-    writeWord(encoded, at + 192, 32 * 8);
-    writeWord(encoded, at + 224, contextAt);
-    writeWord(encoded, at + 256, (o.callbackData.length - 2) / 2);
-    writeHex(encoded, at + 288, o.callbackData);
-    writeWord(encoded, at + contextAt, (o.context.length - 2) / 2);
-    writeHex(encoded, at + contextAt + 32, o.context);
+    setUint256(encoded, at + 192, 32 * 8);
+    setUint256(encoded, at + 224, contextAt);
+    setUint256(encoded, at + 256, (o.callbackData.length - 2) / 2);
+    setExactHexBytes(encoded, at + 288, o.callbackData);
+    setUint256(encoded, at + contextAt, (o.context.length - 2) / 2);
+    setExactHexBytes(encoded, at + contextAt + 32, o.context);
     tuple += tupleSizes[i]!;
   });
   return encoded;
@@ -135,18 +124,18 @@ export function orderIdentifier(order: StandardOrder, chainId: number | bigint, 
   // abi.encodePacked(uint256[2][]) is every element as a 32-byte word, in order.
   const inputsPacked = new Uint8Array(64 * order.inputs.length);
   order.inputs.forEach(([token, amount], i) => {
-    writeWord(inputsPacked, 64 * i, token);
-    writeWord(inputsPacked, 64 * i + 32, amount);
+    setUint256(inputsPacked, 64 * i, token);
+    setUint256(inputsPacked, 64 * i + 32, amount);
   });
   const outputs = encodeMandateOutputs(order.outputs);
   const packed = new Uint8Array(32 + 20 + 20 + 32 + 4 + 4 + 20 + 32 + outputs.length);
-  writeWord(packed, 0, BigInt(chainId));
-  writeHex(packed, 32, settler, 20);
-  writeHex(packed, 52, order.user, 20);
-  writeWord(packed, 72, order.nonce);
+  setUint256(packed, 0, BigInt(chainId));
+  setExactHexBytes(packed, 32, settler, 20);
+  setExactHexBytes(packed, 52, order.user, 20);
+  setUint256(packed, 72, order.nonce);
   writeUint32(packed, 104, order.expires);
   writeUint32(packed, 108, order.fillDeadline);
-  writeHex(packed, 112, order.inputOracle, 20);
+  setExactHexBytes(packed, 112, order.inputOracle, 20);
   packed.set(keccak256Bytes(inputsPacked), 132);
   packed.set(outputs, 164);
   return bytesToHex(keccak256Bytes(packed));

@@ -1,4 +1,5 @@
 import { bytesToHex, type Hex } from "viem";
+import { hexBytes, setHexBytes, setUint256 } from "./hex-bytes.js";
 import { keccak256Bytes as keccak } from "./keccak.js";
 
 type TypedDataTypes = Readonly<Record<string, readonly { readonly name: string; readonly type: string }[]>>;
@@ -12,9 +13,13 @@ export interface HashableTypedData {
 
 const EMPTY_BYTES_HASH = keccak(new Uint8Array(0));
 const textEncoder = new TextEncoder();
+const UINT256_MAX = (1n << 256n) - 1n;
 
-function hexBytes(hex: string): Uint8Array {
-  return Buffer.from(hex.slice(2), "hex");
+/** A uint value's word: its 32 bytes, or (negative, over 256 bits) the bytes of its hex as given. */
+function setUintWord(into: Uint8Array, offset: number, value: string | number): void {
+  const uint = typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : BigInt(value);
+  if (typeof uint === "number" || (uint >= 0n && uint <= UINT256_MAX)) setUint256(into, offset, uint);
+  else setHexBytes(into, offset, `0x${uint.toString(16).padStart(64, "0")}`);
 }
 
 /**
@@ -43,22 +48,15 @@ export function createTypedDataHasher(types: TypedDataTypes, domainCacheSize = 2
     } else if (typeHashes.has(type)) {
       into.set(hashStruct(type, value as Record<string, unknown>), offset);
     } else if (type === "address") {
-      into.set(hexBytes(value as string), offset + 12);
+      setHexBytes(into, offset + 12, value as string);
     } else if (type === "bytes32") {
-      into.set(hexBytes(value as string), offset);
+      setHexBytes(into, offset, value as string);
     } else if (type === "bytes") {
       into.set(value === "0x" ? EMPTY_BYTES_HASH : keccak(hexBytes(value as string)), offset);
     } else if (type === "string") {
       into.set(keccak(textEncoder.encode(value as string)), offset);
     } else if (/^uint(8|16|32|64|128|256)$/.test(type)) {
-      into.set(
-        hexBytes(
-          `0x${BigInt(value as string | number)
-            .toString(16)
-            .padStart(64, "0")}`,
-        ),
-        offset,
-      );
+      setUintWord(into, offset, value as string | number);
     } else {
       throw new Error(`typed data hasher: unsupported type ${type}`);
     }

@@ -1,7 +1,20 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
+
+// The few keys payloads use, each as JSON spells it with its colon (bounded: request bodies name keys too).
+const quotedKeys = new Map<string, string>();
+
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = `${JSON.stringify(key)}:`;
+    if (quotedKeys.size < 4096) quotedKeys.set(key, quoted);
+  }
+  return quoted;
+}
 
 /** JSON with object keys sorted at every depth and no whitespace: the bytes signableHash is taken over. */
 export function canonicalJson(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   if (Array.isArray(value)) {
     let json = "[";
@@ -20,14 +33,14 @@ export function canonicalJson(value: unknown): string {
     const item = record[key];
     if (item === undefined) continue;
     if (json.length > 1) json += ",";
-    json += `${JSON.stringify(key)}:${canonicalJson(item)}`;
+    json += quotedKey(key) + canonicalJson(item);
   }
   return `${json}}`;
 }
 
 /** Lowercase hex SHA-256 of the canonical JSON of a value: the fingerprint of a request or a stored template. */
 export function canonicalSha256(value: unknown): string {
-  return createHash("sha256").update(canonicalJson(value), "utf8").digest("hex");
+  return hash("sha256", canonicalJson(value), "hex");
 }
 
 /** disclosure.signableHash: `0x` + lowercase hex SHA-256 of the canonical JSON of the signable payload. */

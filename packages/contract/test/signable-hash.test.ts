@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { test } from "node:test";
 import fc from "fast-check";
-import { canonicalJson, signableHash } from "../src/index.js";
+import { canonicalJson, canonicalSha256, signableHash } from "../src/index.js";
 
 test("canonical JSON sorts keys at every depth, keeps array order and drops undefined members", () => {
   assert.equal(
@@ -52,5 +52,18 @@ test("canonical JSON is byte for byte the reference's on any JSON-like value, un
       assert.equal(canonicalJson(input), referenceCanonicalJson(input));
     }),
     { numRuns: 3000 },
+  );
+});
+
+test("canonicalSha256 is createHash's SHA-256 of the canonical JSON's UTF-8, lone surrogates included", () => {
+  fc.assert(
+    fc.property(
+      fc.dictionary(fc.string({ unit: "binary", maxLength: 6 }), fc.string({ unit: "binary" })),
+      (input) => {
+        const expected = createHash("sha256").update(canonicalJson(input), "utf8").digest("hex");
+        assert.equal(canonicalSha256(input), expected);
+      },
+    ),
+    { numRuns: 2000 },
   );
 });

@@ -27,7 +27,7 @@ interface ExpectedOutput {
  * (docs/decisions/solana-lane.md): its oifChainId, the mint's key, the catalog's outputSettler as both
  * settler and oracle, the recipient's key.
  */
-function expectedOutput(route: QuoteRoute): ExpectedOutput {
+function expectedOutputOf(route: QuoteRoute): ExpectedOutput {
   const { destination } = route;
   if (destination.family === "solana") {
     const settler = solanaKeyToBytes32(destination.chain.outputSettler);
@@ -52,6 +52,18 @@ function expectedOutput(route: QuoteRoute): ExpectedOutput {
       recipient: route.recipient,
     },
   };
+}
+
+// A round vets every answer against one route: its expected output is derived once.
+const expectedOutputs = new WeakMap<QuoteRoute, ExpectedOutput>();
+
+function expectedOutput(route: QuoteRoute): ExpectedOutput {
+  let expected = expectedOutputs.get(route);
+  if (expected === undefined) {
+    expected = expectedOutputOf(route);
+    expectedOutputs.set(route, expected);
+  }
+  return expected;
 }
 
 /**

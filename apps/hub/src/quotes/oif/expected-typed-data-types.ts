@@ -48,8 +48,13 @@ export function typesAreExactly(given: unknown, expected: WireTypes): boolean {
     if (!want || !Array.isArray(fields) || fields.length !== want.length) return false;
     return fields.every((field, i) => {
       if (typeof field !== "object" || field === null) return false;
-      const { name: fieldName, type, ...rest } = field as Record<string, unknown>;
-      return Object.keys(rest).length === 0 && fieldName === want[i]!.name && type === want[i]!.type;
+      const record = field as Record<string, unknown>;
+      // No own enumerable key but name and type (what an object rest of the two would leave empty).
+      return (
+        Object.keys(record).every((key) => key === "name" || key === "type") &&
+        record.name === want[i]!.name &&
+        record.type === want[i]!.type
+      );
     });
   });
 }

@@ -70,9 +70,9 @@ export function requireKeys(
   what: string,
   reason: QuoteRejectionReason,
 ): void {
-  const have = Object.keys(value).sort();
+  const have = Object.keys(value);
+  // The keys are distinct on both sides: the same count and each wanted key present is the same set.
+  if (have.length === keys.length && keys.every((key) => have.includes(key))) return;
   const want = [...keys].sort();
-  if (have.length !== want.length || have.some((key, i) => key !== want[i])) {
-    throw new QuoteRejection(reason, `${what} has keys ${have.join(",")}, expected ${want.join(",")}`);
-  }
+  throw new QuoteRejection(reason, `${what} has keys ${have.sort().join(",")}, expected ${want.join(",")}`);
 }
