@@ -1,5 +1,6 @@
 import { type Dispatcher, Pool } from "undici";
 import { z } from "zod";
+import { deadlineSignal } from "./deadline-signal.js";
 
 /** Why a call gave no usable answer without the upstream saying no. */
 export type UnavailableReason = "timeout" | "aborted" | "transport" | "server-error" | "malformed";
@@ -151,96 +152,18 @@ export function readFailureOf(answer: RawAnswer): ReadFailure {
   };
 }
 
-const ONCE = { once: true } as const;
-
-/**
- * One call's answer as undici's dispatch callbacks hand it over: the body gathered in chunks up to
- * MAX_ANSWER_BYTES, under the upstream's timeout and the caller's signal. It does what `pool.request`
- * with a composite signal did (the same errors and abort reasons reach the caller) without a response
- * stream, an async iterator, an AbortController or undici's own signal listener per call.
- */
-class UpstreamCall implements Dispatcher.DispatchHandler {
-  timedOut = false;
-  private controller: Dispatcher.DispatchController | undefined;
-  private pendingReason: Error | undefined;
-  private statusCode = 0;
-  private headers: RawAnswer["headers"] = {};
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  private readonly timer: NodeJS.Timeout;
-  private resolve!: (answer: RawAnswer) => void;
-  private reject!: (error: unknown) => void;
-  readonly answer: Promise<RawAnswer>;
-
-  constructor(
-    private readonly signal: AbortSignal | undefined,
-    timeoutMs: number,
-  ) {
-    this.answer = new Promise((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
-    this.timer = setTimeout(onCallTimeout, timeoutMs, this);
-    this.timer.unref();
-    signal?.addEventListener("abort", this, ONCE);
-  }
-
-  /** The caller's signal fired: the call ends with its reason. */
-  handleEvent(): void {
-    this.abort(this.signal!.reason);
-  }
-
-  abort(reason: Error): void {
-    // Before undici hands the call a controller (still queued for a connection), it aborts on start.
-    if (this.controller) this.controller.abort(reason);
-    else this.pendingReason ??= reason;
-  }
-
-  /** Stops the timer and the signal's listener. */
-  finish(): void {
-    clearTimeout(this.timer);
-    this.signal?.removeEventListener("abort", this);
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.pendingReason !== undefined) controller.abort(this.pendingReason);
-  }
-
-  onResponseStart(
-    _controller: Dispatcher.DispatchController,
-    statusCode: number,
-    headers: RawAnswer["headers"],
-  ): void {
-    // An informational answer (1xx) is not the answer.
-    if (statusCode < 200) return;
-    this.statusCode = statusCode;
-    this.headers = headers;
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.size += chunk.length;
-    if (this.size > MAX_ANSWER_BYTES) {
-      controller.abort(new AnswerTooLarge());
-      return;
+async function readBounded(body: Dispatcher.ResponseData["body"]): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_ANSWER_BYTES) {
+      body.destroy();
+      throw new AnswerTooLarge();
     }
-    this.chunks.push(chunk);
+    chunks.push(chunk as Buffer);
   }
-
-  onResponseEnd(): void {
-    const { chunks } = this;
-    const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-    this.resolve({ statusCode: this.statusCode, headers: this.headers, text: body.toString("utf8") });
-  }
-
-  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
-    this.reject(error);
-  }
-}
-
-function onCallTimeout(call: UpstreamCall): void {
-  call.timedOut = true;
-  call.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /**
@@ -265,7 +188,6 @@ export function createUpstreamSender(
     "user-agent": "intent-hub/0.1",
     ...config.headers,
   };
-  const jsonHeaders = { ...sharedHeaders, "content-type": "application/json" };
 
   async function send(
     method: "GET" | "POST",
@@ -275,15 +197,18 @@ export function createUpstreamSender(
   ): Promise<Sent> {
     if (signal?.aborted)
       return { ok: false, notSent: true, reason: "aborted", cause: describe(signal.reason) };
-    const call = new UpstreamCall(signal, config.timeoutMs);
+    const deadline = deadlineSignal(signal, config.timeoutMs);
     try {
-      pool.dispatch(
-        body === undefined
-          ? { method, path: `${basePath}${path}`, headers: sharedHeaders }
-          : { method, path: `${basePath}${path}`, headers: jsonHeaders, body: JSON.stringify(body) },
-        call,
-      );
-      return { ok: true, answer: await call.answer };
+      const response = await pool.request({
+        method,
+        path: `${basePath}${path}`,
+        headers:
+          body === undefined ? sharedHeaders : { ...sharedHeaders, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: deadline.signal,
+      });
+      const text = await readBounded(response.body);
+      return { ok: true, answer: { statusCode: response.statusCode, headers: response.headers, text } };
     } catch (error) {
       if (error instanceof AnswerTooLarge) {
         return { ok: false, notSent: false, reason: "malformed", cause: error.message };
@@ -292,7 +217,7 @@ export function createUpstreamSender(
       if (code !== undefined && NOT_SENT_CODES.has(code)) {
         return { ok: false, notSent: true, reason: "transport", cause: describe(error) };
       }
-      if (call.timedOut) {
+      if (deadline.timedOut()) {
         return {
           ok: false,
           notSent: false,
@@ -305,7 +230,7 @@ export function createUpstreamSender(
       }
       return { ok: false, notSent: false, reason: "transport", cause: describe(error) };
     } finally {
-      call.finish();
+      deadline.dispose();
     }
   }
 
