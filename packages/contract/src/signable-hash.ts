@@ -1,13 +1,16 @@
 import { hash } from "node:crypto";
 
-// The few keys payloads use, each as JSON spells it with its colon (bounded: request bodies name keys too).
+// The few keys payloads use, each as JSON spells it with its colon. Bounded in count and in length:
+// request bodies and upstream answers name keys too, and no key of ours is longer than 64.
 const quotedKeys = new Map<string, string>();
+const MAX_KEPT_KEYS = 4096;
+const MAX_KEPT_KEY_LENGTH = 64;
 
 function quotedKey(key: string): string {
   let quoted = quotedKeys.get(key);
   if (quoted === undefined) {
     quoted = `${JSON.stringify(key)}:`;
-    if (quotedKeys.size < 4096) quotedKeys.set(key, quoted);
+    if (quotedKeys.size < MAX_KEPT_KEYS && key.length <= MAX_KEPT_KEY_LENGTH) quotedKeys.set(key, quoted);
   }
   return quoted;
 }
