@@ -1,5 +1,6 @@
-// Memory: the quote hub's RSS idle, after 10,000 quotes and after 10,000 more (64 concurrent), each
-// after a full GC: a second batch that adds nothing shows the first one's growth is a bounded cache.
+// Memory: the quote hub's RSS idle and after each batch of 10,000 quotes (64 concurrent;
+// BENCH_MEMORY_BATCHES, 2 by default), each after a full GC: batches after the first that add nothing
+// show the first one's growth is a bounded cache.
 // The quotes benchmark's set-up (bench/quotes.ts): devnet-recorded answers, two canned providers in a
 // child process, PGlite. `npm run bench -- memory`.
 import { run as runQuotes } from "./quotes.js";
