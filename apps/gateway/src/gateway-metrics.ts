@@ -25,11 +25,19 @@ interface DurationTally {
  * children validate and hash their labels on every observation. The exposition format is the same.
  */
 export function createGatewayMetrics(registry: Registry): GatewayMetrics {
-  const answers = new Map<string, AnswerTally>();
+  // By operation, code and status: the operation ids and codes are the same strings on every call, so
+  // their hashes are kept, where a key string built per call would be hashed anew.
+  const answers = new Map<string, Map<string, Map<number, AnswerTally>>>();
   const durations = new Map<string, DurationTally>();
 
   function answerSamples() {
-    return [...answers.values()].map((tally) => ({ labels: tally.labels, value: tally.count }));
+    const values = [];
+    for (const byCode of answers.values()) {
+      for (const byStatus of byCode.values()) {
+        for (const tally of byStatus.values()) values.push({ labels: tally.labels, value: tally.count });
+      }
+    }
+    return values;
   }
 
   function durationSamples(name: string) {
@@ -90,11 +98,20 @@ export function createGatewayMetrics(registry: Registry): GatewayMetrics {
 
   return {
     observe(operation, code, status, seconds) {
-      const id = `${operation} ${code} ${status}`;
-      let answer = answers.get(id);
+      let byCode = answers.get(operation);
+      if (byCode === undefined) {
+        byCode = new Map();
+        answers.set(operation, byCode);
+      }
+      let byStatus = byCode.get(code);
+      if (byStatus === undefined) {
+        byStatus = new Map();
+        byCode.set(code, byStatus);
+      }
+      let answer = byStatus.get(status);
       if (answer === undefined) {
         answer = { labels: { operation, code, status: String(status) }, count: 0 };
-        answers.set(id, answer);
+        byStatus.set(status, answer);
       }
       answer.count += 1;
       let duration = durations.get(operation);

@@ -178,6 +178,8 @@ export type OperationId = (typeof routeTable)[number]["operationId"];
 
 const compiled = routeTable.map((route) => ({
   route: route as RouteDefinition,
+  // A path of letters, digits, '_', '-' and '/' matches only itself: compared as a string, not by its regex.
+  literal: /^[\w/-]*$/.test(route.path) ? route.path : undefined,
   pattern: new RegExp(`^${route.path.replace(/\{[A-Za-z]+\}/g, "([^/]+)")}$`),
   names: [...route.path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1] as string),
 }));
@@ -187,14 +189,16 @@ export function matchRoute(
   method: string,
   path: string,
 ): { route: RouteDefinition; params: Record<string, string> } | undefined {
-  for (const { route, pattern, names } of compiled) {
+  for (const { route, literal, pattern, names } of compiled) {
     if (route.method !== method) continue;
+    if (literal !== undefined) {
+      if (literal === path) return { route, params: {} };
+      continue;
+    }
     const m = pattern.exec(path);
     if (!m) continue;
     const params: Record<string, string> = {};
-    names.forEach((name, i) => {
-      params[name] = decodeURIComponent(m[i + 1] as string);
-    });
+    for (let i = 0; i < names.length; i++) params[names[i]!] = decodeURIComponent(m[i + 1] as string);
     return { route, params };
   }
   return undefined;

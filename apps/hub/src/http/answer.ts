@@ -74,9 +74,16 @@ export function successAnswer(result: unknown, requestId: string): HubAnswer {
   if (result instanceof PrerenderedJson) {
     const id = JSON.stringify(requestId);
     const { head } = result;
-    const body = envelopes.take(head.length + Buffer.byteLength(id, "utf8") + 1);
-    head.copy(body, 0);
-    body[body.write(id, head.length, "utf8") + head.length] = CLOSING_BRACE;
+    const idBytes = Buffer.byteLength(id, "utf8");
+    const body = envelopes.take(head.length + idBytes + 1);
+    body.set(head, 0);
+    // An ASCII id (every id the hub issues or adopts) is written byte by byte, without a call into C++.
+    if (idBytes === id.length) {
+      for (let i = 0; i < idBytes; i++) body[head.length + i] = id.charCodeAt(i);
+    } else {
+      body.write(id, head.length, "utf8");
+    }
+    body[head.length + idBytes] = CLOSING_BRACE;
     return answer(200, requestId, JSON_CONTENT_TYPE, body);
   }
   const text = JSON.stringify(successEnvelope(result, requestId));
