@@ -13,6 +13,14 @@ export function inJsonbKeyOrder<T>(value: T): T {
   return ordered as T;
 }
 
+/**
+ * A value read from a json column that used to be jsonb: parsed when the driver hands over text, then
+ * with its keys in the order the jsonb column gave them.
+ */
+export function readJsonColumn<T>(value: T | string): T {
+  return inJsonbKeyOrder(typeof value === "string" ? (JSON.parse(value) as T) : value);
+}
+
 const NON_ASCII = /[\u0080-\uffff]/;
 
 /** PostgreSQL's lengthCompareJsonbString: byte length first, then the bytes. */

@@ -1,5 +1,5 @@
 import type { OrderListEntry } from "@hub/contract";
-import { inJsonbKeyOrder, isStorableText, type SqlExecutor } from "@hub/store";
+import { isStorableText, readJsonColumn, type SqlExecutor } from "@hub/store";
 import type { UpstreamView } from "../status-rules/upstream-view.js";
 
 /** An acked openFor order as the status view needs it, with its persisted upstream view. */
@@ -165,7 +165,7 @@ export function createFollowedOrderStore(sql: SqlExecutor): FollowedOrderStore {
         onchainOrderIdSource: row.onchain_order_id_source ?? undefined,
         submittedAt: new Date(row.submitted_at),
         submittedAtMicros: row.submitted_us,
-        winner: inJsonbKeyOrder(typeof row.winner === "string" ? JSON.parse(row.winner) : row.winner),
+        winner: readJsonColumn(row.winner),
         upstreamState: row.state ?? undefined,
       }));
     },

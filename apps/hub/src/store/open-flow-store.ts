@@ -1,5 +1,5 @@
 import type { OrderCreateAck, Watermark } from "@hub/contract";
-import { inJsonbKeyOrder, isStorableText, isUniqueViolation, type SqlClient } from "@hub/store";
+import { isStorableText, isUniqueViolation, readJsonColumn, type SqlClient } from "@hub/store";
 import type { RegistrableLane } from "../lanes/lane-table.js";
 import type { RegistrationSignature } from "../open-flow/verify-open-flow-signature.js";
 import type { QuoteForSubmission } from "./submission-store.js";
@@ -221,7 +221,7 @@ export function createOpenFlowStore(sql: SqlClient): OpenFlowStore {
         lane: row.lane,
         submittedAt: new Date(row.submitted_at),
         issuedAt: new Date(row.issued_at),
-        template: inJsonbKeyOrder(typeof row.template === "string" ? JSON.parse(row.template) : row.template),
+        template: readJsonColumn(row.template),
         claimedDeposit: row.claimed_tx_hash === null ? undefined : logOf(row),
       };
     },

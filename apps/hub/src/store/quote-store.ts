@@ -1,4 +1,4 @@
-import { inJsonbKeyOrder, needsJsonbCheck, type SqlExecutor } from "@hub/store";
+import { needsJsonbCheck, readJsonColumn, type SqlExecutor } from "@hub/store";
 
 /** One issued quote as the quotes table holds it. */
 export interface StoredQuote {
@@ -65,11 +65,6 @@ interface QuoteRow {
 const COLUMNS =
   "quote_id, quote_request_id, org_id, subject, replica_id, lane, provider_id, preparation_id, request_fingerprint, winner, template, onchain_order_id, issued_at, expires_at, registrable_until";
 
-/** A json column's value with its keys in the order the jsonb column gave them. */
-function json<T>(value: T | string): T {
-  return inJsonbKeyOrder(typeof value === "string" ? (JSON.parse(value) as T) : value);
-}
-
 function fromRow(row: QuoteRow): StoredQuote {
   return {
     quoteId: row.quote_id,
@@ -81,8 +76,8 @@ function fromRow(row: QuoteRow): StoredQuote {
     providerId: row.provider_id,
     preparationId: row.preparation_id,
     requestFingerprint: row.request_fingerprint,
-    winner: json(row.winner),
-    template: json(row.template),
+    winner: readJsonColumn(row.winner),
+    template: readJsonColumn(row.template),
     onchainOrderId: row.onchain_order_id,
     issuedAt: new Date(row.issued_at),
     expiresAt: new Date(row.expires_at),

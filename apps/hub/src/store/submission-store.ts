@@ -1,9 +1,9 @@
 import type { ReservationRecord, ReservationState } from "@hub/admin";
 import type { Lane } from "@hub/contract";
 import {
-  inJsonbKeyOrder,
   isStorableText,
   isUniqueViolation,
+  readJsonColumn,
   type SqlClient,
   type SqlExecutor,
   type SqlParam,
@@ -163,7 +163,7 @@ function quoteOf(row: QuoteRow): QuoteForSubmission {
     subject: row.subject,
     lane: row.lane,
     providerId: row.provider_id,
-    template: inJsonbKeyOrder(typeof row.template === "string" ? JSON.parse(row.template) : row.template),
+    template: readJsonColumn(row.template),
     onchainOrderId: row.onchain_order_id ?? undefined,
     expiresAt: toDate(row.expires_at),
     registrableUntil: toDate(row.registrable_until),
