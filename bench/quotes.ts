@@ -33,9 +33,9 @@ import { profiled } from "./cpu-profile.js";
 
 const PROVIDER_DELAYS_MS = [10, 25];
 const LEVELS = [
-  { concurrency: 1, rounds: 60 },
-  { concurrency: 16, rounds: 160 },
-  { concurrency: 64, rounds: 320 },
+  { concurrency: 1, rounds: 100 },
+  { concurrency: 16, rounds: 320 },
+  { concurrency: 64, rounds: 960 },
 ];
 const GATEWAY_SECRET = "bench-gateway-secret-0123456789abcdef";
 
@@ -298,6 +298,9 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
     }
     for (const level of LEVELS) {
       await record();
+      // Two rounds per slot first, unmeasured: the providers' pools open the level's connections (kept
+      // alive 30 s) here, as a hub under steady load has them, not inside the measured rounds.
+      await quoteMany(level.concurrency, level.concurrency * 2, []);
       unattributedRounds = 0;
       const samples: number[] = [];
       const holds: number[] = [];
