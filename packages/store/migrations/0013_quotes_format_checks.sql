@@ -5,7 +5,7 @@
 ALTER TABLE quotes
   DROP CONSTRAINT quotes_subject_check,
   ADD CONSTRAINT quotes_subject_check
-    CHECK (length(subject) BETWEEN 1 AND 128 AND subject ~ '^[A-Za-z0-9._@+~-]+$'),
+    CHECK (subject ~ '^[A-Za-z0-9._@+~-]+$' AND length(subject) <= 128),
   DROP CONSTRAINT quotes_request_fingerprint_check,
   ADD CONSTRAINT quotes_request_fingerprint_check
     CHECK (length(request_fingerprint) = 64 AND request_fingerprint ~ '^[0-9a-f]+$'),
