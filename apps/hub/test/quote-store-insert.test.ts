@@ -84,6 +84,40 @@ for (const { driver, skip } of databases.drivers) {
       assert.equal(await countQuotes(db.sql), before + 5);
     });
 
+    test("the table takes the subjects, fingerprints and onchain order ids its format checks name, and refuses the rest by name", async () => {
+      const store = createQuoteStore(db.sql);
+      const hex64 = "0123456789abcdef".repeat(4);
+      const cases: Array<[Partial<NewQuote>, string | undefined]> = [
+        [{ subject: "a" }, undefined],
+        [{ subject: "A-z_0.9@+~".padEnd(128, "x") }, undefined],
+        [{ subject: "" }, "quotes_subject_check"],
+        [{ subject: "x".repeat(129) }, "quotes_subject_check"],
+        [{ subject: "with space" }, "quotes_subject_check"],
+        [{ subject: "é" }, "quotes_subject_check"],
+        [{ subject: "line\n" }, "quotes_subject_check"],
+        [{ requestFingerprint: hex64 }, undefined],
+        [{ requestFingerprint: hex64.slice(1) }, "quotes_request_fingerprint_check"],
+        [{ requestFingerprint: `${hex64}0` }, "quotes_request_fingerprint_check"],
+        [{ requestFingerprint: hex64.toUpperCase() }, "quotes_request_fingerprint_check"],
+        [{ requestFingerprint: `${hex64.slice(1)}é` }, "quotes_request_fingerprint_check"],
+        [{ onchainOrderId: `0x${hex64}` }, undefined],
+        [{ onchainOrderId: null }, undefined],
+        [{ onchainOrderId: hex64 }, "quotes_onchain_order_id_check"],
+        [{ onchainOrderId: `0x${hex64}0` }, "quotes_onchain_order_id_check"],
+        [{ onchainOrderId: `0X${hex64}` }, "quotes_onchain_order_id_check"],
+        [{ onchainOrderId: `0x${hex64.slice(2)}gg` }, "quotes_onchain_order_id_check"],
+      ];
+      const outcomes = await Promise.allSettled(
+        cases.map(([fields], i) => store.insert({ ...newQuote(`q-format-${i}`), ...fields })),
+      );
+      assert.deepEqual(
+        outcomes.map((outcome) =>
+          outcome.status === "fulfilled" ? undefined : (outcome.reason as { constraint?: string }).constraint,
+        ),
+        cases.map(([, refusedBy]) => refusedBy),
+      );
+    });
+
     test("a stored winner and template read back with the keys in the order a jsonb column gives them", async () => {
       const store = createQuoteStore(db.sql);
       const quote = newQuote("q-key-order");
