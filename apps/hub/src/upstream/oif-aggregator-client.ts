@@ -5,11 +5,11 @@ import type { OifQuoteRequest } from "./oif-quote-request.js";
 import type { OifProviderConfig } from "./providers-config.js";
 import {
   createUpstreamSender,
+  notReadyReason,
   parseJson,
   readFailureOf,
   refusalOf,
   retryAfterSeconds,
-  notReadyReason,
   type UnavailableReason,
   type UpstreamCallObserver,
 } from "./upstream-http.js";

@@ -1,6 +1,6 @@
 import { type Dispatcher, Pool } from "undici";
 import { z } from "zod";
-import { deadlineSignal } from "./deadline-signal.js";
+import { CallDeadline } from "./call-deadline.js";
 
 /** Why a call gave no usable answer without the upstream saying no. */
 export type UnavailableReason = "timeout" | "aborted" | "transport" | "server-error" | "malformed";
@@ -189,49 +189,57 @@ export function createUpstreamSender(
     ...config.headers,
   };
 
+  function failureOf(error: unknown, deadline: CallDeadline, signal: AbortSignal | undefined): Sent {
+    if (error instanceof AnswerTooLarge) {
+      return { ok: false, notSent: false, reason: "malformed", cause: error.message };
+    }
+    const code = errorCode(error);
+    if (code !== undefined && NOT_SENT_CODES.has(code)) {
+      return { ok: false, notSent: true, reason: "transport", cause: describe(error) };
+    }
+    if (deadline.timedOut) {
+      return {
+        ok: false,
+        notSent: false,
+        reason: "timeout",
+        cause: `no answer within ${config.timeoutMs} ms`,
+      };
+    }
+    if (signal?.aborted) {
+      return { ok: false, notSent: false, reason: "aborted", cause: describe(signal.reason) };
+    }
+    return { ok: false, notSent: false, reason: "transport", cause: describe(error) };
+  }
+
   async function send(
     method: "GET" | "POST",
     path: string,
     body: unknown,
     signal: AbortSignal | undefined,
   ): Promise<Sent> {
-    if (signal?.aborted)
-      return { ok: false, notSent: true, reason: "aborted", cause: describe(signal.reason) };
-    const deadline = deadlineSignal(signal, config.timeoutMs);
-    try {
-      const response = await pool.request({
-        method,
-        path: `${basePath}${path}`,
-        headers:
-          body === undefined ? sharedHeaders : { ...sharedHeaders, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: deadline.signal,
-      });
-      const text = await readBounded(response.body);
-      return { ok: true, answer: { statusCode: response.statusCode, headers: response.headers, text } };
-    } catch (error) {
-      if (error instanceof AnswerTooLarge) {
-        return { ok: false, notSent: false, reason: "malformed", cause: error.message };
+    let sent: Sent;
+    if (signal?.aborted) {
+      sent = { ok: false, notSent: true, reason: "aborted", cause: describe(signal.reason) };
+    } else {
+      const deadline = new CallDeadline(signal, config.timeoutMs);
+      try {
+        const response = await pool.request({
+          method,
+          path: basePath + path,
+          headers:
+            body === undefined ? sharedHeaders : { ...sharedHeaders, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: deadline,
+        });
+        const text = await readBounded(response.body);
+        sent = { ok: true, answer: { statusCode: response.statusCode, headers: response.headers, text } };
+      } catch (error) {
+        sent = failureOf(error, deadline, signal);
+      } finally {
+        deadline.dispose();
       }
-      const code = errorCode(error);
-      if (code !== undefined && NOT_SENT_CODES.has(code)) {
-        return { ok: false, notSent: true, reason: "transport", cause: describe(error) };
-      }
-      if (deadline.timedOut()) {
-        return {
-          ok: false,
-          notSent: false,
-          reason: "timeout",
-          cause: `no answer within ${config.timeoutMs} ms`,
-        };
-      }
-      if (signal?.aborted) {
-        return { ok: false, notSent: false, reason: "aborted", cause: describe(signal.reason) };
-      }
-      return { ok: false, notSent: false, reason: "transport", cause: describe(error) };
-    } finally {
-      deadline.dispose();
     }
+    return sent;
   }
 
   return {
