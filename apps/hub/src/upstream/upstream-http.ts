@@ -1,3 +1,4 @@
+import { finished } from "node:stream";
 import { type Dispatcher, Pool } from "undici";
 import { z } from "zod";
 import { CallDeadline } from "./call-deadline.js";
@@ -152,18 +153,42 @@ export function readFailureOf(answer: RawAnswer): ReadFailure {
   };
 }
 
-async function readBounded(body: Dispatcher.ResponseData["body"]): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_ANSWER_BYTES) {
-      body.destroy();
-      throw new AnswerTooLarge();
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+/**
+ * The body as text, at most MAX_ANSWER_BYTES. It ends as `for await` over the body did (the same
+ * errors; a close before the end is eos's premature close) without an async iterator per answer.
+ */
+function readBounded(body: Dispatcher.ResponseData["body"]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    body.on("data", (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > MAX_ANSWER_BYTES) {
+        settled = true;
+        reject(new AnswerTooLarge());
+        body.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.on("end", () => {
+      if (settled) return;
+      settled = true;
+      resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8"));
+    });
+    body.on("error", (error) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    });
+    body.on("close", () => {
+      if (settled) return;
+      settled = true;
+      finished(body, { writable: false }, reject);
+    });
+  });
 }
 
 /**
