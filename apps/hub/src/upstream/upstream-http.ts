@@ -213,6 +213,7 @@ export function createUpstreamSender(
     "user-agent": "intent-hub/0.1",
     ...config.headers,
   };
+  const postHeaders: Record<string, string> = { ...sharedHeaders, "content-type": "application/json" };
 
   function failureOf(error: unknown, deadline: CallDeadline, signal: AbortSignal | undefined): Sent {
     if (error instanceof AnswerTooLarge) {
@@ -251,8 +252,7 @@ export function createUpstreamSender(
         const response = await pool.request({
           method,
           path: basePath + path,
-          headers:
-            body === undefined ? sharedHeaders : { ...sharedHeaders, "content-type": "application/json" },
+          headers: body === undefined ? sharedHeaders : postHeaders,
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: deadline,
         });
@@ -264,17 +264,9 @@ export function createUpstreamSender(
         deadline.dispose();
       }
     }
+    observe?.(resultOf(sent));
     return sent;
   }
 
-  return {
-    send: observe
-      ? async (method, path, body, signal) => {
-          const sent = await send(method, path, body, signal);
-          observe(resultOf(sent));
-          return sent;
-        }
-      : send,
-    close: () => pool.close(),
-  };
+  return { send, close: () => pool.close() };
 }
