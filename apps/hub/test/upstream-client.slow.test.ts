@@ -252,6 +252,48 @@ describe("the OIF client in the reference aggregator's dialect maps every upstre
     assert.equal((await standInClient.submitOrder({ quoteResponse: {} })).kind, "unknown");
   });
 
+  test("in the specification's dialect each quote names its solver by provider (else the provider's id), the provider key first as zod's copy put it", async (t) => {
+    const spec = createOifAggregatorClient(
+      devnetProvider(devnet.url, { id: "standin-spec", dialect: "oif-spec-1", baseUrl: standIn.url }),
+    );
+    t.after(() => spec.close());
+    t.after(() => {
+      standIn.canned = undefined;
+    });
+    const quotes = [
+      '{"quoteId":"a","provider":"alpha","order":{}}',
+      '{"quoteId":"b","order":{}}',
+      '{"quoteId":"c","provider":7}',
+      "[1,2]",
+      "null",
+      '{"quoteId":"d","solverId":"s","provider":"p"}',
+      '{"quoteId":"e","__proto__":{"provider":"inherited"}}',
+      '{"1":"x","quoteId":"f","provider":"p"}',
+      '{"provider":null}',
+      '{"provider":""}',
+      '{"__proto__":5,"provider":"q"}',
+    ];
+    standIn.canned = { status: 200, body: `{"quotes":[${quotes.join(",")}]}` };
+    const outcome = await spec.quote(request);
+    assert.equal(outcome.kind, "quotes");
+    assert.deepEqual(
+      (outcome as { quotes: unknown[] }).quotes.map((quote) => JSON.stringify(quote)),
+      [
+        '{"provider":"alpha","quoteId":"a","order":{},"solverId":"alpha"}',
+        '{"quoteId":"b","order":{},"solverId":"standin-spec"}',
+        '{"quoteId":"c","provider":7}',
+        "[1,2]",
+        "null",
+        '{"provider":"p","quoteId":"d","solverId":"p"}',
+        '{"quoteId":"e","solverId":"standin-spec"}',
+        '{"1":"x","provider":"p","quoteId":"f","solverId":"p"}',
+        '{"provider":null}',
+        '{"provider":"","solverId":""}',
+        '{"provider":"q","solverId":"q"}',
+      ],
+    );
+  });
+
   describe("an answer whose body stops after its first bytes", () => {
     let url: string;
     let close: () => Promise<void>;
