@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { createServer as createHttpServer, type ServerResponse } from "node:http";
+import { type AddressInfo, createServer } from "node:net";
 import { after, before, describe, test } from "node:test";
 import type { CatalogChain } from "@hub/contract";
 import {
@@ -248,5 +250,139 @@ describe("the OIF client in the reference aggregator's dialect maps every upstre
     assert.equal(read.kind, "unavailable");
     standIn.canned = { status: 200, body: JSON.stringify({ orderId: "" }) };
     assert.equal((await standInClient.submitOrder({ quoteResponse: {} })).kind, "unknown");
+  });
+
+  test("in the specification's dialect each quote names its solver by provider (else the provider's id), the provider key first as zod's copy put it", async (t) => {
+    const spec = createOifAggregatorClient(
+      devnetProvider(devnet.url, { id: "standin-spec", dialect: "oif-spec-1", baseUrl: standIn.url }),
+    );
+    t.after(() => spec.close());
+    t.after(() => {
+      standIn.canned = undefined;
+    });
+    const quotes = [
+      '{"quoteId":"a","provider":"alpha","order":{}}',
+      '{"quoteId":"b","order":{}}',
+      '{"quoteId":"c","provider":7}',
+      "[1,2]",
+      "null",
+      '{"quoteId":"d","solverId":"s","provider":"p"}',
+      '{"quoteId":"e","__proto__":{"provider":"inherited"}}',
+      '{"1":"x","quoteId":"f","provider":"p"}',
+      '{"provider":null}',
+      '{"provider":""}',
+      '{"__proto__":5,"provider":"q"}',
+    ];
+    standIn.canned = { status: 200, body: `{"quotes":[${quotes.join(",")}]}` };
+    const outcome = await spec.quote(request);
+    assert.equal(outcome.kind, "quotes");
+    assert.deepEqual(
+      (outcome as { quotes: unknown[] }).quotes.map((quote) => JSON.stringify(quote)),
+      [
+        '{"provider":"alpha","quoteId":"a","order":{},"solverId":"alpha"}',
+        '{"quoteId":"b","order":{},"solverId":"standin-spec"}',
+        '{"quoteId":"c","provider":7}',
+        "[1,2]",
+        "null",
+        '{"provider":"p","quoteId":"d","solverId":"p"}',
+        '{"quoteId":"e","solverId":"standin-spec"}',
+        '{"1":"x","provider":"p","quoteId":"f","solverId":"p"}',
+        '{"provider":null}',
+        '{"provider":"","solverId":""}',
+        '{"provider":"q","solverId":"q"}',
+      ],
+    );
+  });
+
+  describe("an answer whose body stops after its first bytes", () => {
+    let url: string;
+    let close: () => Promise<void>;
+    /** What the upstream does after the headers and the first bytes: hold the rest, or close the socket. */
+    let then: "hold" | "cut" = "hold";
+    const held: ServerResponse[] = [];
+
+    before(async () => {
+      const server = createHttpServer((req, res) => {
+        req.resume();
+        req.on("end", () => {
+          res.writeHead(200, { "content-type": "application/json", "content-length": "4096" });
+          res.write('{"quotes":[', () => {
+            if (then === "cut") res.socket?.destroy();
+            else held.push(res);
+          });
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      close = async () => {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      };
+    });
+
+    after(() => close?.());
+
+    test("a caller's signal that fires while the body arrives ends the call as aborted, with the caller's reason", async (t) => {
+      const halfway = createOifAggregatorClient(
+        devnetProvider(devnet.url, { id: "halfway", dialect: "oif-aggregator", baseUrl: url }),
+      );
+      t.after(() => halfway.close());
+      let headersSeen = false;
+      const onHeaders = () => {
+        headersSeen = true;
+      };
+      subscribe("undici:request:headers", onHeaders);
+      t.after(() => unsubscribe("undici:request:headers", onHeaders));
+      const controller = new AbortController();
+      const pending = halfway.quote(request, controller.signal);
+      const deadline = Date.now() + 5000;
+      while (!(headersSeen && held.length > 0) && Date.now() < deadline) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      assert.ok(headersSeen && held.length > 0, "the answer's headers and first bytes arrived");
+      controller.abort(new Error("caller gone"));
+      assert.deepEqual(await pending, { kind: "unavailable", reason: "aborted", cause: "caller gone" });
+    });
+
+    test("an answer whose body stalls past the provider's timeout is a timeout", async (t) => {
+      const halfway = createOifAggregatorClient(
+        devnetProvider(devnet.url, {
+          id: "halfway",
+          dialect: "oif-aggregator",
+          baseUrl: url,
+          timeoutMs: 200,
+        }),
+      );
+      t.after(() => halfway.close());
+      assert.deepEqual(await halfway.quote(request), {
+        kind: "unavailable",
+        reason: "timeout",
+        cause: "no answer within 200 ms",
+      });
+      assert.deepEqual(await halfway.submitOrder({ quoteResponse: {} }), {
+        kind: "unknown",
+        cause: "no answer within 200 ms",
+      });
+    });
+
+    test("a connection closed in the middle of the body is a transport failure, after the request was sent", async (t) => {
+      then = "cut";
+      t.after(() => {
+        then = "hold";
+      });
+      const halfway = createOifAggregatorClient(
+        devnetProvider(devnet.url, { id: "halfway", dialect: "oif-aggregator", baseUrl: url }),
+      );
+      t.after(() => halfway.close());
+      assert.deepEqual(await halfway.quote(request), {
+        kind: "unavailable",
+        reason: "transport",
+        cause: "UND_ERR_SOCKET: other side closed",
+      });
+      assert.deepEqual(await halfway.submitOrder({ quoteResponse: {} }), {
+        kind: "unknown",
+        cause: "UND_ERR_SOCKET: other side closed",
+      });
+    });
   });
 });

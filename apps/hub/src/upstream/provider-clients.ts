@@ -30,14 +30,10 @@ function limitedQuote<Request, Outcome>(
   refused: Outcome,
 ): (request: Request, signal?: AbortSignal) => Promise<Outcome> {
   if (!outbound) return quote;
-  return async (request, signal) => {
+  return (request, signal) => {
     const release = outbound.tryAcquire(providerId);
-    if (!release) return refused;
-    try {
-      return await quote(request, signal);
-    } finally {
-      release();
-    }
+    if (!release) return Promise.resolve(refused);
+    return quote(request, signal).finally(release);
   };
 }
 

@@ -1,6 +1,7 @@
+import { finished } from "node:stream";
 import { type Dispatcher, Pool } from "undici";
 import { z } from "zod";
-import { deadlineSignal } from "./deadline-signal.js";
+import { CallDeadline } from "./call-deadline.js";
 
 /** Why a call gave no usable answer without the upstream saying no. */
 export type UnavailableReason = "timeout" | "aborted" | "transport" | "server-error" | "malformed";
@@ -152,18 +153,42 @@ export function readFailureOf(answer: RawAnswer): ReadFailure {
   };
 }
 
-async function readBounded(body: Dispatcher.ResponseData["body"]): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_ANSWER_BYTES) {
-      body.destroy();
-      throw new AnswerTooLarge();
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+/**
+ * The body as text, at most MAX_ANSWER_BYTES. It ends as `for await` over the body did (the same
+ * errors; a close before the end is eos's premature close) without an async iterator per answer.
+ */
+function readBounded(body: Dispatcher.ResponseData["body"]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    body.on("data", (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > MAX_ANSWER_BYTES) {
+        settled = true;
+        reject(new AnswerTooLarge());
+        body.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.on("end", () => {
+      if (settled) return;
+      settled = true;
+      resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8"));
+    });
+    body.on("error", (error) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    });
+    body.on("close", () => {
+      if (settled) return;
+      settled = true;
+      finished(body, { writable: false }, reject);
+    });
+  });
 }
 
 /**
@@ -188,6 +213,29 @@ export function createUpstreamSender(
     "user-agent": "intent-hub/0.1",
     ...config.headers,
   };
+  const postHeaders: Record<string, string> = { ...sharedHeaders, "content-type": "application/json" };
+
+  function failureOf(error: unknown, deadline: CallDeadline, signal: AbortSignal | undefined): Sent {
+    if (error instanceof AnswerTooLarge) {
+      return { ok: false, notSent: false, reason: "malformed", cause: error.message };
+    }
+    const code = errorCode(error);
+    if (code !== undefined && NOT_SENT_CODES.has(code)) {
+      return { ok: false, notSent: true, reason: "transport", cause: describe(error) };
+    }
+    if (deadline.timedOut) {
+      return {
+        ok: false,
+        notSent: false,
+        reason: "timeout",
+        cause: `no answer within ${config.timeoutMs} ms`,
+      };
+    }
+    if (signal?.aborted) {
+      return { ok: false, notSent: false, reason: "aborted", cause: describe(signal.reason) };
+    }
+    return { ok: false, notSent: false, reason: "transport", cause: describe(error) };
+  }
 
   async function send(
     method: "GET" | "POST",
@@ -195,53 +243,30 @@ export function createUpstreamSender(
     body: unknown,
     signal: AbortSignal | undefined,
   ): Promise<Sent> {
-    if (signal?.aborted)
-      return { ok: false, notSent: true, reason: "aborted", cause: describe(signal.reason) };
-    const deadline = deadlineSignal(signal, config.timeoutMs);
-    try {
-      const response = await pool.request({
-        method,
-        path: `${basePath}${path}`,
-        headers:
-          body === undefined ? sharedHeaders : { ...sharedHeaders, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: deadline.signal,
-      });
-      const text = await readBounded(response.body);
-      return { ok: true, answer: { statusCode: response.statusCode, headers: response.headers, text } };
-    } catch (error) {
-      if (error instanceof AnswerTooLarge) {
-        return { ok: false, notSent: false, reason: "malformed", cause: error.message };
+    let sent: Sent;
+    if (signal?.aborted) {
+      sent = { ok: false, notSent: true, reason: "aborted", cause: describe(signal.reason) };
+    } else {
+      const deadline = new CallDeadline(signal, config.timeoutMs);
+      try {
+        const response = await pool.request({
+          method,
+          path: basePath + path,
+          headers: body === undefined ? sharedHeaders : postHeaders,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: deadline,
+        });
+        const text = await readBounded(response.body);
+        sent = { ok: true, answer: { statusCode: response.statusCode, headers: response.headers, text } };
+      } catch (error) {
+        sent = failureOf(error, deadline, signal);
+      } finally {
+        deadline.dispose();
       }
-      const code = errorCode(error);
-      if (code !== undefined && NOT_SENT_CODES.has(code)) {
-        return { ok: false, notSent: true, reason: "transport", cause: describe(error) };
-      }
-      if (deadline.timedOut()) {
-        return {
-          ok: false,
-          notSent: false,
-          reason: "timeout",
-          cause: `no answer within ${config.timeoutMs} ms`,
-        };
-      }
-      if (signal?.aborted) {
-        return { ok: false, notSent: false, reason: "aborted", cause: describe(signal.reason) };
-      }
-      return { ok: false, notSent: false, reason: "transport", cause: describe(error) };
-    } finally {
-      deadline.dispose();
     }
+    observe?.(resultOf(sent));
+    return sent;
   }
 
-  return {
-    send: observe
-      ? async (method, path, body, signal) => {
-          const sent = await send(method, path, body, signal);
-          observe(resultOf(sent));
-          return sent;
-        }
-      : send,
-    close: () => pool.close(),
-  };
+  return { send, close: () => pool.close() };
 }
