@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomFillSync, randomUUID } from "node:crypto";
 
 /** The prefix the spec fixes for the hub order id derivation; its `v1` follows the API version. */
 export const HUB_ORDER_ID_PREFIX = "service:v1:order:";
@@ -15,9 +15,20 @@ export function newRequestId(): string {
   return randomUUID();
 }
 
+const OPAQUE_ID_RANDOM_BYTES = 16;
+// Drawn for 64 ids at a time, as randomUUID keeps its own: one call into the CSPRNG instead of one an id.
+const opaqueIdEntropy = Buffer.allocUnsafeSlow(OPAQUE_ID_RANDOM_BYTES * 64);
+let opaqueIdEntropyUsed = opaqueIdEntropy.length;
+
 /** An opaque url-safe id: `<prefix>_<replica>_<random>`; the replica part lets the gateway route back. */
 export function newOpaqueId(prefix: string, replicaId: string): string {
-  return `${prefix}_${replicaId}_${randomBytes(16).toString("base64url")}`;
+  if (opaqueIdEntropyUsed === opaqueIdEntropy.length) {
+    randomFillSync(opaqueIdEntropy);
+    opaqueIdEntropyUsed = 0;
+  }
+  const start = opaqueIdEntropyUsed;
+  opaqueIdEntropyUsed += OPAQUE_ID_RANDOM_BYTES;
+  return `${prefix}_${replicaId}_${opaqueIdEntropy.toString("base64url", start, opaqueIdEntropyUsed)}`;
 }
 
 /** The replica that issued an opaque id, or undefined when the id is not in that shape. */

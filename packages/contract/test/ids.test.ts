@@ -21,3 +21,9 @@ test("the replica is read correctly when the random part of an opaque id contain
   assert.equal(replicaOfOpaqueId("q__abc"), undefined);
   assert.equal(replicaOfOpaqueId("q_r7_"), undefined);
 });
+
+test("opaque ids stay distinct and 22 random characters long across refills of their drawn entropy", () => {
+  const ids = Array.from({ length: 300 }, () => newOpaqueId("qr", "r1"));
+  for (const id of ids) assert.match(id, /^qr_r1_[A-Za-z0-9_-]{22}$/);
+  assert.equal(new Set(ids).size, ids.length);
+});

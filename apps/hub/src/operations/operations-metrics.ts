@@ -3,6 +3,7 @@ import { Counter, Gauge, type Registry } from "prom-client";
 import type { ChainIndexState } from "../reconciler/create-reconciler.js";
 import type { OperationsStore, PendingReservations } from "../store/operations-store.js";
 import type { UpstreamCallResult } from "../upstream/upstream-http.js";
+import { createTalliedCounter } from "./tallied-counter.js";
 
 /** The samples an operator alerts on, besides the request counts of hub-metrics.ts. */
 export interface OperationsMetrics {
@@ -139,38 +140,41 @@ export function createOperationsMetrics(
     },
   });
 
-  const calls = new Counter({
+  const calls = createTalliedCounter(registry, {
     name: "hub_upstream_calls_total",
     help: "Calls to upstream providers (quotes, submissions, status reads, probes), by provider and result: the answer's status class (2xx, 3xx, 4xx, 429, 5xx) or why none came (timeout, transport, malformed, aborted).",
-    labelNames: ["provider", "result"] as const,
-    registers: [registry],
+    labelNames: ["provider", "result"],
   });
-  const lastSuccess = new Gauge({
+  // Written into the gauge at a scrape, in the order the providers first answered, as before.
+  const lastSuccessSeconds = new Map<string, number>();
+  new Gauge({
     name: "hub_upstream_last_success_timestamp_seconds",
     help: "When a provider last answered a call with 2xx; time() minus it is the provider's staleness.",
     labelNames: ["provider"] as const,
     registers: [registry],
+    collect() {
+      for (const [providerId, at] of lastSuccessSeconds) this.labels(providerId).set(at);
+    },
   });
-  const sheds = new Counter({
+  const sheds = createTalliedCounter(registry, {
     name: "hub_sheds_total",
     help: "Calls shed with EIN0081 before anything was sent, by limit (quotes-in-flight, outbound) and provider (empty for quotes-in-flight).",
-    labelNames: ["limit", "provider"] as const,
-    registers: [registry],
+    labelNames: ["limit", "provider"],
   });
   // Zero series from the start, so rate() and increase() see the first event.
   for (const id of sources.providerIds) {
-    for (const result of ["2xx", "5xx", "timeout", "transport"] as const) calls.labels(id, result).inc(0);
-    sheds.labels("outbound", id).inc(0);
+    for (const result of ["2xx", "5xx", "timeout", "transport"] as const) calls.inc(id, result, 0);
+    sheds.inc("outbound", id, 0);
   }
-  sheds.labels("quotes-in-flight", "").inc(0);
+  sheds.inc("quotes-in-flight", "", 0);
 
   return {
     upstreamCall(providerId, result) {
-      calls.labels(providerId, result).inc();
-      if (result === "2xx") lastSuccess.labels(providerId).set(seconds(clock.now()));
+      calls.inc(providerId, result);
+      if (result === "2xx") lastSuccessSeconds.set(providerId, seconds(clock.now()));
     },
     shed(limit, providerId = "") {
-      sheds.labels(limit, providerId).inc();
+      sheds.inc(limit, providerId);
     },
   };
 }

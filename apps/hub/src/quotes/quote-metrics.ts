@@ -1,4 +1,5 @@
-import { Counter, Histogram, type Registry } from "prom-client";
+import { Histogram, type Registry } from "prom-client";
+import { createTalliedCounter } from "../operations/tallied-counter.js";
 import type { QuoteRejectionReason } from "./quote-rejection.js";
 
 /** Counters of quote rounds; labels carry configured provider ids and fixed reasons only. */
@@ -10,17 +11,15 @@ export interface QuoteMetrics {
 }
 
 export function createQuoteMetrics(registry: Registry): QuoteMetrics {
-  const rejections = new Counter({
+  const rejections = createTalliedCounter(registry, {
     name: "hub_quote_vetting_rejections_total",
     help: "Upstream quotes discarded by vetting, by configured provider and reason.",
-    labelNames: ["provider", "reason"] as const,
-    registers: [registry],
+    labelNames: ["provider", "reason"],
   });
-  const outcomes = new Counter({
+  const outcomes = createTalliedCounter(registry, {
     name: "hub_quote_provider_calls_total",
     help: "Quote calls to providers in rounds, by configured provider and outcome kind (quotes, no-quotes, refused, rate-limited, auth-refused, unavailable).",
-    labelNames: ["provider", "outcome"] as const,
-    registers: [registry],
+    labelNames: ["provider", "outcome"],
   });
   const rounds = new Histogram({
     name: "hub_quote_round_duration_seconds",
@@ -31,7 +30,7 @@ export function createQuoteMetrics(registry: Registry): QuoteMetrics {
   });
   return {
     roundFinished: (seconds, outcome) => rounds.labels(outcome).observe(seconds),
-    vettingRejected: (providerId, reason) => rejections.labels(providerId, reason).inc(),
-    providerOutcome: (providerId, outcome) => outcomes.labels(providerId, outcome).inc(),
+    vettingRejected: (providerId, reason) => rejections.inc(providerId, reason),
+    providerOutcome: (providerId, outcome) => outcomes.inc(providerId, outcome),
   };
 }

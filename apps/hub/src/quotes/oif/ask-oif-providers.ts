@@ -1,14 +1,18 @@
-import { address } from "@solana/kit";
-import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import type { Clock } from "@hub/clock";
 import { HubError } from "@hub/contract";
+import { address } from "@solana/kit";
+import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import type { Logger } from "pino";
 import { laneTable, type OifLane } from "../../lanes/lane-table.js";
 import type { OifAggregatorClient } from "../../upstream/oif-aggregator-client.js";
 import type { ProviderAnswer, QuoteRoundScope } from "../quote-candidate.js";
 import type { QuoteMetrics } from "../quote-metrics.js";
 import type { QuoteRoute } from "../resolve-quote-route.js";
-import { buildOifQuoteRequest } from "./build-oif-quote-request.js";
+import {
+  buildOifQuoteRequest,
+  type OifQuoteAddresses,
+  oifQuoteAddresses,
+} from "./build-oif-quote-request.js";
 import type { SolanaBlockhashChecker } from "./solana-blockhash-checker.js";
 import { type VetOutcome, type VettedOifQuote, vetOifQuote } from "./vet-oif-quote.js";
 
@@ -80,12 +84,18 @@ export async function askOifProviders(
     };
   }
 
-  async function ask(client: OifAggregatorClient, lane: OifLane): Promise<OifAnswer> {
+  async function ask(
+    client: OifAggregatorClient,
+    lane: OifLane,
+    addresses: OifQuoteAddresses,
+  ): Promise<OifAnswer> {
     const providerId = client.provider.id;
-    const request = buildOifQuoteRequest(route, lane, {
-      providerTimeoutMs: client.provider.timeoutMs,
-      solverId: scope.solverId,
-    });
+    const request = buildOifQuoteRequest(
+      route,
+      lane,
+      { providerTimeoutMs: client.provider.timeoutMs, solverId: scope.solverId },
+      addresses,
+    );
     const outcome = await client.quote(request, signal);
     metrics.providerOutcome(providerId, outcome.kind);
     if (outcome.kind !== "quotes") {
@@ -144,5 +154,6 @@ export async function askOifProviders(
   if (calls.length === 0) {
     throw new HubError("EIN0008", { message: "No viable route: no provider serves this route's lanes." });
   }
-  return Promise.all(calls.map(({ client, lane }) => ask(client, lane)));
+  const addresses = oifQuoteAddresses(route);
+  return Promise.all(calls.map(({ client, lane }) => ask(client, lane, addresses)));
 }

@@ -18,6 +18,20 @@ function interop(end: EvmRouteEnd | SolanaRouteEnd, account: string): { account:
   };
 }
 
+/** The interop addresses a route's requests name: the paying account and source asset, the receiver and output asset. */
+export interface OifQuoteAddresses {
+  source: { account: string; asset: string };
+  destination: { account: string; asset: string };
+}
+
+/** A route's interop addresses, the same for every lane and provider a round asks. */
+export function oifQuoteAddresses(route: QuoteRoute): OifQuoteAddresses {
+  return {
+    source: interop(route.source, route.user),
+    destination: interop(route.destination, route.recipient),
+  };
+}
+
 /**
  * The aggregator request for one lane of a route. The aggregator is told to answer within the
  * provider's own timeout (less a margin for the way back), so a slow solver costs its quote, not the call.
@@ -27,11 +41,10 @@ export function buildOifQuoteRequest(
   route: QuoteRoute,
   lane: OifLane,
   options: { providerTimeoutMs: number; solverId?: string | undefined },
+  { source, destination }: OifQuoteAddresses = oifQuoteAddresses(route),
 ): OifQuoteRequest {
   const exactInput = route.swapType === "exact-input";
   const upstreamTimeoutMs = Math.min(30_000, Math.max(100, options.providerTimeoutMs - 250));
-  const source = interop(route.source, route.user);
-  const destination = interop(route.destination, route.recipient);
   return {
     user: source.account,
     intent: {
