@@ -22,13 +22,17 @@ function setUintWord(into: Uint8Array, offset: number, value: string | number): 
   else setHexBytes(into, offset, `0x${uint.toString(16).padStart(64, "0")}`);
 }
 
-/** How the fast path encodes (and compares) a value of one type. */
-type Encoding =
-  | { kind: "array"; item: Encoding }
-  | { kind: "struct"; struct: StructPlan }
-  | { kind: "address" | "bytes32" | "bytes" | "string" | "uint" | "unsupported"; uintLike: boolean }
-  /** A name the generic code reads two ways (inherited from Object, or not a field list): left to it. */
-  | { kind: "generic" };
+/** How the fast path encodes (and compares) a value of one type (one object shape for every kind). */
+interface Encoding {
+  /** "generic": a name the generic code reads two ways (inherited from Object, or not a field list). */
+  kind: "array" | "struct" | "address" | "bytes32" | "bytes" | "string" | "uint" | "unsupported" | "generic";
+  type: string;
+  /** An array's items. */
+  item: Encoding | undefined;
+  struct: StructPlan | undefined;
+  /** Named uint-something: a number and its decimal string compare equal. */
+  uintLike: boolean;
+}
 
 interface StructPlan {
   typeHash: Uint8Array;
@@ -156,31 +160,37 @@ export function createTypedDataHasher(types: TypedDataTypes, domainCacheSize = 2
   const resolve = (type: string, keep: boolean): Encoding => {
     const known = encodings.get(type);
     if (known !== undefined) return known;
-    let encoding: Encoding;
-    if (type.endsWith("[]")) {
-      encoding = { kind: "array", item: resolve(type.slice(0, -2), keep) };
+    const isArray = type.endsWith("[]");
+    const encoding: Encoding = {
+      kind: "unsupported",
+      type,
+      item: undefined,
+      struct: undefined,
+      uintLike: type.startsWith("uint"),
+    };
+    if (isArray) {
+      encoding.kind = "array";
+      encoding.item = resolve(type.slice(0, -2), keep);
     } else if (typeHashes.has(type) || types[type] !== undefined) {
       const fields = Object.hasOwn(types, type) ? types[type] : undefined;
       if (!typeHashes.has(type) || !Array.isArray(fields)) {
-        encoding = { kind: "generic" };
+        encoding.kind = "generic";
       } else {
         const struct: StructPlan = {
           typeHash: typeHashes.get(type)!,
           fields: [],
           size: 32 * (fields.length + 1),
         };
-        encoding = { kind: "struct", struct };
+        encoding.kind = "struct";
+        encoding.struct = struct;
         encodings.set(type, encoding);
         for (const field of fields)
           struct.fields.push({ name: field.name, encoding: resolve(field.type, true) });
       }
-    } else {
-      const leaf = ["address", "bytes32", "bytes", "string"].includes(type)
-        ? (type as "address" | "bytes32" | "bytes" | "string")
-        : /^uint(8|16|32|64|128|256)$/.test(type)
-          ? "uint"
-          : "unsupported";
-      encoding = { kind: leaf, uintLike: type.startsWith("uint") };
+    } else if (["address", "bytes32", "bytes", "string"].includes(type)) {
+      encoding.kind = type as "address" | "bytes32" | "bytes" | "string";
+    } else if (/^uint(8|16|32|64|128|256)$/.test(type)) {
+      encoding.kind = "uint";
     }
     if (keep) encodings.set(type, encoding);
     return encoding;
@@ -232,14 +242,14 @@ export function createTypedDataHasher(types: TypedDataTypes, domainCacheSize = 2
         scratch.set(keccak(textEncoder.encode(value)), slot);
         return true;
       case "struct":
-        return writeStruct(encoding.struct, value, slot, free);
+        return writeStruct(encoding.struct!, value, slot, free);
       case "array": {
         if (!Array.isArray(value)) return false;
         const end = free + 32 * value.length;
         room(end);
         scratch.fill(0, free, end);
         for (let i = 0; i < value.length; i += 1) {
-          if (!writeValue(encoding.item, value[i], free + 32 * i, end)) return false;
+          if (!writeValue(encoding.item!, value[i], free + 32 * i, end)) return false;
         }
         keccak256Into(scratch, free, end, scratch, slot);
         return true;
@@ -291,21 +301,19 @@ export function createTypedDataHasher(types: TypedDataTypes, domainCacheSize = 2
     const message = encodingOf(primaryType);
     if (message.kind !== "struct") return undefined;
     const separator = knownDomainSeparator(domain);
-    if (!writeStruct(message.struct, typedData.message, 34, 66)) return undefined;
+    if (!writeStruct(message.struct!, typedData.message, 34, 66)) return undefined;
     scratch[0] = 0x19;
     scratch[1] = 0x01;
     scratch.set(separator, 2);
     return bytesToHex(keccak(scratch.subarray(0, 66)));
   };
 
-  const sameValuesPlain = (type: string, given: unknown, known: unknown): boolean => {
-    const encoding = encodingOf(type);
+  const sameValuesPlain = (encoding: Encoding, given: unknown, known: unknown): boolean => {
     if (encoding.kind === "array") {
       if (!Array.isArray(given) || !Array.isArray(known) || given.length !== known.length) return false;
-      const itemType = type.slice(0, -2);
       // As Array.prototype.every: a hole in `given` is skipped.
       for (let i = 0; i < given.length; i += 1) {
-        if (i in given && !sameValuesPlain(itemType, given[i], known[i])) return false;
+        if (i in given && !sameValuesPlain(encoding.item!, given[i], known[i])) return false;
       }
       return true;
     }
@@ -313,15 +321,16 @@ export function createTypedDataHasher(types: TypedDataTypes, domainCacheSize = 2
       if (typeof given !== "object" || given === null || Array.isArray(given)) return false;
       const givenRecord = given as Record<string, unknown>;
       const knownRecord = known as Record<string, unknown>;
-      const { fields } = encoding.struct;
+      const { fields } = encoding.struct!;
       if (Object.keys(givenRecord).length !== fields.length) return false;
-      for (const field of types[type]!) {
-        if (!Object.hasOwn(givenRecord, field.name)) return false;
-        if (!sameValuesPlain(field.type, givenRecord[field.name], knownRecord[field.name])) return false;
+      for (let i = 0; i < fields.length; i += 1) {
+        const { name, encoding: fieldEncoding } = fields[i]!;
+        if (!Object.hasOwn(givenRecord, name)) return false;
+        if (!sameValuesPlain(fieldEncoding, givenRecord[name], knownRecord[name])) return false;
       }
       return true;
     }
-    if (encoding.kind === "generic") return sameValues(type, given, known);
+    if (encoding.kind === "generic") return sameValues(encoding.type, given, known);
     if (given === known) return true;
     return (
       encoding.uintLike &&
@@ -353,8 +362,8 @@ export function createTypedDataHasher(types: TypedDataTypes, domainCacheSize = 2
     holdsSameValues(given: HashableTypedData, known: HashableTypedData): boolean {
       return (
         given.primaryType === known.primaryType &&
-        sameValuesPlain("EIP712Domain", given.domain, known.domain) &&
-        sameValuesPlain(known.primaryType, given.message, known.message)
+        sameValuesPlain(encodingOf("EIP712Domain"), given.domain, known.domain) &&
+        sameValuesPlain(encodingOf(known.primaryType), given.message, known.message)
       );
     },
   };
