@@ -46,6 +46,21 @@ export function hexBytes(hex: string): Uint8Array {
   return bytes;
 }
 
+/**
+ * Writes `0x` hex of whole bytes at `offset` and returns true; returns false (maybe having written some
+ * bytes) for anything else. The caller makes room for the bytes.
+ */
+export function writeWholeHex(into: Uint8Array, offset: number, hex: string): boolean {
+  if ((hex.length & 1) === 1 || hex.charCodeAt(0) !== 48 || hex.charCodeAt(1) !== 120) return false;
+  for (let i = 2, at = offset; i < hex.length; i += 2, at += 1) {
+    const high = nibble(hex.charCodeAt(i));
+    const low = nibble(hex.charCodeAt(i + 1));
+    if (high < 0 || low < 0) return false;
+    into[at] = (high << 4) | low;
+  }
+  return true;
+}
+
 function isHexFrom(text: string, start: number): boolean {
   for (let i = start; i < text.length; i += 1) if (nibble(text.charCodeAt(i)) < 0) return false;
   return true;
@@ -74,21 +89,31 @@ export function setExactHexBytes(into: Uint8Array, offset: number, hex: string, 
 }
 
 const UINT256_HEX_DIGITS = 64;
+const MAX_SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** A non-negative safe integer as one 32-byte big-endian word at `offset`. */
+function setSafeInteger(into: Uint8Array, offset: number, value: number): void {
+  if (offset + 32 > into.length) throw new RangeError("offset is out of bounds");
+  let rest = value;
+  let at = offset + 31;
+  for (; rest > 0; at -= 1) {
+    into[at] = rest % 256;
+    rest = Math.floor(rest / 256);
+  }
+  into.fill(0, offset, at + 1);
+}
 
 /**
  * Writes a uint256 as one 32-byte big-endian word at `offset`; a value out of range (negative, over 256
  * bits, not an integer) throws a RangeError, as viem's encoders do.
  */
 export function setUint256(into: Uint8Array, offset: number, value: bigint | number): void {
+  if (typeof value === "bigint" && value >= 0n && value <= MAX_SAFE_BIGINT) {
+    setSafeInteger(into, offset, Number(value));
+    return;
+  }
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) {
-    if (offset + 32 > into.length) throw new RangeError("offset is out of bounds");
-    let rest = value;
-    let at = offset + 31;
-    for (; rest > 0; at -= 1) {
-      into[at] = rest % 256;
-      rest = Math.floor(rest / 256);
-    }
-    into.fill(0, offset, at + 1);
+    setSafeInteger(into, offset, value);
     return;
   }
   const hex = BigInt(value).toString(16);

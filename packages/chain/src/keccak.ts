@@ -14,3 +14,16 @@ export function keccak256Bytes(bytes: Uint8Array): Uint8Array {
   keccak.update(bytes);
   return keccak.digest("binary");
 }
+
+/** keccak-256 of `bytes[start, end)`, written as 32 bytes at `offset` of `into` (which may be `bytes`). */
+export function keccak256Into(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  into: Uint8Array,
+  offset: number,
+): void {
+  keccak.init();
+  keccak.update(bytes.subarray(start, end));
+  into.set(keccak.digest("binary"), offset);
+}

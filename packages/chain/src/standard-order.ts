@@ -1,6 +1,6 @@
 import { type Address, bytesToHex, encodeAbiParameters, type Hex, numberToHex } from "viem";
-import { setExactHexBytes, setUint256 } from "./hex-bytes.js";
-import { keccak256Bytes } from "./keccak.js";
+import { setExactHexBytes, setUint256, writeWholeHex } from "./hex-bytes.js";
+import { keccak256Bytes, keccak256Into } from "./keccak.js";
 
 /** One output of an OIF order (MandateOutput); every cross-chain field is bytes32, token 0 = native. */
 export interface MandateOutput {
@@ -82,37 +82,67 @@ function writeUint32(into: Uint8Array, offset: number, value: number): void {
   into[offset + 3] = value & 0xff;
 }
 
+/** Bytes the dynamic `bytes` value takes in an ABI encoding, padded to whole words. */
+function paddedLength(hex: Hex): number {
+  return Math.ceil((hex.length - 2) / 64) * 32;
+}
+
+/** Bytes of `abi.encode(outputs)`. */
+function mandateOutputsLength(outputs: readonly MandateOutput[]): number {
+  let length = 64 + 32 * outputs.length;
+  for (const o of outputs)
+    length += 32 * 8 + 32 + paddedLength(o.callbackData) + 32 + paddedLength(o.context);
+  return length;
+}
+
 /**
- * `abi.encode(outputs)` for a MandateOutput[]: the array's offset and length, one offset per tuple,
- * then each tuple (six static words, the two offsets of its bytes, then each bytes' length and padded
- * data). Written directly: viem's generic encoder was most of a vetted EIP-3009 quote's CPU.
+ * Writes `abi.encode(outputs)` for a MandateOutput[] at `at` of zeroed bytes: the array's offset and
+ * length, one offset per tuple, then each tuple (six static words, the two offsets of its bytes, then
+ * each bytes' length and padded data). Written directly: viem's generic encoder was most of a vetted
+ * EIP-3009 quote's CPU.
  */
-function encodeMandateOutputs(outputs: readonly MandateOutput[]): Uint8Array {
-  const padded = (hex: Hex) => Math.ceil((hex.length - 2) / 64) * 32;
-  const tupleSizes = outputs.map((o) => 32 * 8 + 32 + padded(o.callbackData) + 32 + padded(o.context));
-  const encoded = new Uint8Array(64 + 32 * outputs.length + tupleSizes.reduce((a, b) => a + b, 0));
-  setUint256(encoded, 0, 32);
-  setUint256(encoded, 32, outputs.length);
+function writeMandateOutputs(encoded: Uint8Array, at: number, outputs: readonly MandateOutput[]): void {
+  setUint256(encoded, at, 32);
+  setUint256(encoded, at + 32, outputs.length);
   let tuple = 32 * outputs.length;
-  outputs.forEach((o, i) => {
-    setUint256(encoded, 64 + 32 * i, tuple);
-    const at = 64 + tuple;
-    setExactHexBytes(encoded, at, o.oracle, 32);
-    setExactHexBytes(encoded, at + 32, o.settler, 32);
-    setUint256(encoded, at + 64, o.chainId);
-    setExactHexBytes(encoded, at + 96, o.token, 32);
-    setUint256(encoded, at + 128, o.amount);
-    setExactHexBytes(encoded, at + 160, o.recipient, 32);
-    const contextAt = 32 * 8 + 32 + padded(o.callbackData);
-    setUint256(encoded, at + 192, 32 * 8);
-    setUint256(encoded, at + 224, contextAt);
-    setUint256(encoded, at + 256, (o.callbackData.length - 2) / 2);
-    setExactHexBytes(encoded, at + 288, o.callbackData);
-    setUint256(encoded, at + contextAt, (o.context.length - 2) / 2);
-    setExactHexBytes(encoded, at + contextAt + 32, o.context);
-    tuple += tupleSizes[i]!;
-  });
-  return encoded;
+  for (let i = 0; i < outputs.length; i += 1) {
+    const o = outputs[i]!;
+    setUint256(encoded, at + 64 + 32 * i, tuple);
+    const start = at + 64 + tuple;
+    setHexWord(encoded, start, o.oracle, 32);
+    setHexWord(encoded, start + 32, o.settler, 32);
+    setUint256(encoded, start + 64, o.chainId);
+    setHexWord(encoded, start + 96, o.token, 32);
+    setUint256(encoded, start + 128, o.amount);
+    setHexWord(encoded, start + 160, o.recipient, 32);
+    const contextAt = 32 * 8 + 32 + paddedLength(o.callbackData);
+    setUint256(encoded, start + 192, 32 * 8);
+    setUint256(encoded, start + 224, contextAt);
+    setUint256(encoded, start + 256, (o.callbackData.length - 2) / 2);
+    setExactHexBytes(encoded, start + 288, o.callbackData);
+    setUint256(encoded, start + contextAt, (o.context.length - 2) / 2);
+    setExactHexBytes(encoded, start + contextAt + 32, o.context);
+    tuple += contextAt + 32 + paddedLength(o.context);
+  }
+}
+
+/** setExactHexBytes in one pass for hex of `size` bytes; anything else is left to it (which throws). */
+function setHexWord(into: Uint8Array, offset: number, hex: string, size: number): void {
+  if (typeof hex === "string" && hex.length === 2 + 2 * size && writeWholeHex(into, offset, hex)) return;
+  setExactHexBytes(into, offset, hex, size);
+}
+
+// orderIdentifier's bytes: written and hashed without yielding, so one buffer serves every call.
+let scratch = new Uint8Array(1024);
+
+/** The scratch buffer with at least `length` bytes, its first `kept` bytes kept. */
+function scratchOf(length: number, kept: number): Uint8Array {
+  if (length > scratch.length) {
+    const larger = new Uint8Array(Math.max(length, 2 * scratch.length));
+    larger.set(scratch.subarray(0, kept));
+    scratch = larger;
+  }
+  return scratch;
 }
 
 /**
@@ -121,22 +151,26 @@ function encodeMandateOutputs(outputs: readonly MandateOutput[]): Uint8Array {
  * keccak256(abi.encodePacked(inputs)), abi.encode(outputs))).
  */
 export function orderIdentifier(order: StandardOrder, chainId: number | bigint, settler: Address): Hex {
-  // abi.encodePacked(uint256[2][]) is every element as a 32-byte word, in order.
-  const inputsPacked = new Uint8Array(64 * order.inputs.length);
-  order.inputs.forEach(([token, amount], i) => {
-    setUint256(inputsPacked, 64 * i, token);
-    setUint256(inputsPacked, 64 * i + 32, amount);
-  });
-  const outputs = encodeMandateOutputs(order.outputs);
-  const packed = new Uint8Array(32 + 20 + 20 + 32 + 4 + 4 + 20 + 32 + outputs.length);
-  setUint256(packed, 0, BigInt(chainId));
-  setExactHexBytes(packed, 32, settler, 20);
-  setExactHexBytes(packed, 52, order.user, 20);
-  setUint256(packed, 72, order.nonce);
-  writeUint32(packed, 104, order.expires);
-  writeUint32(packed, 108, order.fillDeadline);
-  setExactHexBytes(packed, 112, order.inputOracle, 20);
-  packed.set(keccak256Bytes(inputsPacked), 132);
-  packed.set(outputs, 164);
-  return bytesToHex(keccak256Bytes(packed));
+  // abi.encodePacked(uint256[2][]) is every element as a 32-byte word, in order; the packed id input
+  // follows it.
+  const at = 64 * order.inputs.length;
+  let bytes = scratchOf(at, 0);
+  for (let i = 0; i < order.inputs.length; i += 1) {
+    const [token, amount] = order.inputs[i]!;
+    setUint256(bytes, 64 * i, token);
+    setUint256(bytes, 64 * i + 32, amount);
+  }
+  const end = at + 164 + mandateOutputsLength(order.outputs);
+  bytes = scratchOf(end, at);
+  bytes.fill(0, at, end);
+  writeMandateOutputs(bytes, at + 164, order.outputs);
+  setUint256(bytes, at, BigInt(chainId));
+  setHexWord(bytes, at + 32, settler, 20);
+  setHexWord(bytes, at + 52, order.user, 20);
+  setUint256(bytes, at + 72, order.nonce);
+  writeUint32(bytes, at + 104, order.expires);
+  writeUint32(bytes, at + 108, order.fillDeadline);
+  setHexWord(bytes, at + 112, order.inputOracle, 20);
+  keccak256Into(bytes, 0, at, bytes, at + 132);
+  return bytesToHex(keccak256Bytes(bytes.subarray(at, end)));
 }

@@ -1,6 +1,6 @@
 import { bytesToHex, type Hex } from "viem";
-import { hexBytes, setHexBytes, setUint256 } from "./hex-bytes.js";
-import { keccak256Bytes as keccak } from "./keccak.js";
+import { hexBytes, setHexBytes, setUint256, writeWholeHex } from "./hex-bytes.js";
+import { keccak256Bytes as keccak, keccak256Into } from "./keccak.js";
 
 type TypedDataTypes = Readonly<Record<string, readonly { readonly name: string; readonly type: string }[]>>;
 
@@ -22,12 +22,45 @@ function setUintWord(into: Uint8Array, offset: number, value: string | number): 
   else setHexBytes(into, offset, `0x${uint.toString(16).padStart(64, "0")}`);
 }
 
+/** How the fast path encodes (and compares) a value of one type (one object shape for every kind). */
+interface Encoding {
+  /** "generic": a name the generic code reads two ways (inherited from Object, or not a field list). */
+  kind: "array" | "struct" | "address" | "bytes32" | "bytes" | "string" | "uint" | "unsupported" | "generic";
+  type: string;
+  /** An array's items. */
+  item: Encoding | undefined;
+  struct: StructPlan | undefined;
+  /** Named uint-something: a number and its decimal string compare equal. */
+  uintLike: boolean;
+}
+
+interface StructPlan {
+  typeHash: Uint8Array;
+  fields: { name: string; encoding: Encoding }[];
+  /** The type hash and one word per field. */
+  size: number;
+}
+
+/** Decimal digits only, at most 77 of them: a uint256 that BigInt reads as it is. */
+function isShortDecimal(text: string): boolean {
+  if (text.length === 0 || text.length > 77) return false;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
 /**
  * The EIP-712 hash of typed data under one fixed set of `types` (which include `EIP712Domain`), equal
  * to viem's `hashTypedData` for the types this supports (address, uintN, bytes32, bytes, string, structs
  * and arrays of structs): each type's hash is computed once, and each domain's separator is kept (up to
  * `domainCacheSize` domains), so a hash costs only the keccaks of the message's own structs. Values are
  * not validated: callers pass typed data they built themselves from checked values.
+ *
+ * Values in their plain form (lowercase or mixed-case 0x hex of the type's length, safe integers,
+ * decimal strings) are written into one scratch buffer reused by every hash; any other value sends the
+ * whole hash to the generic encoder below, which decides what it means (or throws).
  */
 export function createTypedDataHasher(types: TypedDataTypes, domainCacheSize = 256) {
   const typeHashes = new Map<string, Uint8Array>();
@@ -121,8 +154,203 @@ export function createTypedDataHasher(types: TypedDataTypes, domainCacheSize = 2
     );
   };
 
+  // The fast path: each type named in `types` resolved once, the way encodeValue and sameValues
+  // dispatch on it; another name is resolved on each use and not kept.
+  const encodings = new Map<string, Encoding>();
+  const resolve = (type: string, keep: boolean): Encoding => {
+    const known = encodings.get(type);
+    if (known !== undefined) return known;
+    const isArray = type.endsWith("[]");
+    const encoding: Encoding = {
+      kind: "unsupported",
+      type,
+      item: undefined,
+      struct: undefined,
+      uintLike: type.startsWith("uint"),
+    };
+    if (isArray) {
+      encoding.kind = "array";
+      encoding.item = resolve(type.slice(0, -2), keep);
+    } else if (typeHashes.has(type) || types[type] !== undefined) {
+      const fields = Object.hasOwn(types, type) ? types[type] : undefined;
+      if (!typeHashes.has(type) || !Array.isArray(fields)) {
+        encoding.kind = "generic";
+      } else {
+        const struct: StructPlan = {
+          typeHash: typeHashes.get(type)!,
+          fields: [],
+          size: 32 * (fields.length + 1),
+        };
+        encoding.kind = "struct";
+        encoding.struct = struct;
+        encodings.set(type, encoding);
+        for (const field of fields)
+          struct.fields.push({ name: field.name, encoding: resolve(field.type, true) });
+      }
+    } else if (["address", "bytes32", "bytes", "string"].includes(type)) {
+      encoding.kind = type as "address" | "bytes32" | "bytes" | "string";
+    } else if (/^uint(8|16|32|64|128|256)$/.test(type)) {
+      encoding.kind = "uint";
+    }
+    if (keep) encodings.set(type, encoding);
+    return encoding;
+  };
+  for (const type of typeHashes.keys()) resolve(type, true);
+  const encodingOf = (type: string): Encoding => encodings.get(type) ?? resolve(type, false);
+
+  // Bytes [0, 66) hold the digest's input; each struct or array takes the next free bytes for its
+  // words while it is encoded. Hashing is synchronous, so one buffer per hasher serves every hash.
+  let scratch = new Uint8Array(2048);
+  let hashing = false;
+  const room = (end: number): void => {
+    if (end <= scratch.length) return;
+    const larger = new Uint8Array(Math.max(end, 2 * scratch.length));
+    larger.set(scratch);
+    scratch = larger;
+  };
+
+  /** Writes the word of `value` at `slot`, using bytes from `free` on; false if it is not a plain value. */
+  const writeValue = (encoding: Encoding, value: unknown, slot: number, free: number): boolean => {
+    switch (encoding.kind) {
+      case "address":
+        return typeof value === "string" && value.length === 42 && writeWholeHex(scratch, slot + 12, value);
+      case "bytes32":
+        return typeof value === "string" && value.length === 66 && writeWholeHex(scratch, slot, value);
+      case "uint":
+        if (typeof value === "number") {
+          if (!Number.isSafeInteger(value) || value < 0) return false;
+          setUint256(scratch, slot, value);
+          return true;
+        }
+        if (typeof value !== "string" || !isShortDecimal(value)) return false;
+        setUint256(scratch, slot, value.length <= 15 ? Number(value) : BigInt(value));
+        return true;
+      case "bytes": {
+        if (value === "0x") {
+          scratch.set(EMPTY_BYTES_HASH, slot);
+          return true;
+        }
+        if (typeof value !== "string" || (value.length & 1) === 1) return false;
+        const end = free + (value.length - 2) / 2;
+        room(end);
+        if (!writeWholeHex(scratch, free, value)) return false;
+        keccak256Into(scratch, free, end, scratch, slot);
+        return true;
+      }
+      case "string":
+        if (typeof value !== "string") return false;
+        scratch.set(keccak(textEncoder.encode(value)), slot);
+        return true;
+      case "struct":
+        return writeStruct(encoding.struct!, value, slot, free);
+      case "array": {
+        if (!Array.isArray(value)) return false;
+        const end = free + 32 * value.length;
+        room(end);
+        scratch.fill(0, free, end);
+        for (let i = 0; i < value.length; i += 1) {
+          if (!writeValue(encoding.item!, value[i], free + 32 * i, end)) return false;
+        }
+        keccak256Into(scratch, free, end, scratch, slot);
+        return true;
+      }
+      default:
+        return false;
+    }
+  };
+
+  const writeStruct = (struct: StructPlan, data: unknown, slot: number, free: number): boolean => {
+    if (typeof data !== "object" || data === null) return false;
+    const end = free + struct.size;
+    room(end);
+    scratch.set(struct.typeHash, free);
+    scratch.fill(0, free + 32, end);
+    const { fields } = struct;
+    for (let i = 0; i < fields.length; i += 1) {
+      const field = fields[i]!;
+      const value = (data as Record<string, unknown>)[field.name];
+      if (!writeValue(field.encoding, value, free + 32 * (i + 1), end)) return false;
+    }
+    keccak256Into(scratch, free, end, scratch, slot);
+    return true;
+  };
+
+  // Quotes of one round share their domain: its last values and separator are kept aside.
+  const domainFields = (types.EIP712Domain ?? []).map((field) => field.name);
+  let lastDomain: unknown[] | undefined;
+  let lastSeparator = EMPTY_BYTES_HASH;
+  const knownDomainSeparator = (domain: Record<string, unknown>): Uint8Array => {
+    if (lastDomain !== undefined) {
+      let same = true;
+      for (let i = 0; i < domainFields.length && same; i += 1)
+        same = domain[domainFields[i]!] === lastDomain[i];
+      if (same) return lastSeparator;
+    }
+    const separator = domainSeparator(domain);
+    const values = domainFields.map((name) => domain[name]);
+    lastDomain = values.every((value) => typeof value !== "object" && typeof value !== "function")
+      ? values
+      : undefined;
+    lastSeparator = separator;
+    return separator;
+  };
+
+  const hashPlain = (typedData: HashableTypedData): Hex | undefined => {
+    const { domain, primaryType } = typedData;
+    if (typeof primaryType !== "string" || typeof domain !== "object" || domain === null) return undefined;
+    const message = encodingOf(primaryType);
+    if (message.kind !== "struct") return undefined;
+    const separator = knownDomainSeparator(domain);
+    if (!writeStruct(message.struct!, typedData.message, 34, 66)) return undefined;
+    scratch[0] = 0x19;
+    scratch[1] = 0x01;
+    scratch.set(separator, 2);
+    return bytesToHex(keccak(scratch.subarray(0, 66)));
+  };
+
+  const sameValuesPlain = (encoding: Encoding, given: unknown, known: unknown): boolean => {
+    if (encoding.kind === "array") {
+      if (!Array.isArray(given) || !Array.isArray(known) || given.length !== known.length) return false;
+      // As Array.prototype.every: a hole in `given` is skipped.
+      for (let i = 0; i < given.length; i += 1) {
+        if (i in given && !sameValuesPlain(encoding.item!, given[i], known[i])) return false;
+      }
+      return true;
+    }
+    if (encoding.kind === "struct") {
+      if (typeof given !== "object" || given === null || Array.isArray(given)) return false;
+      const givenRecord = given as Record<string, unknown>;
+      const knownRecord = known as Record<string, unknown>;
+      const { fields } = encoding.struct!;
+      if (Object.keys(givenRecord).length !== fields.length) return false;
+      for (let i = 0; i < fields.length; i += 1) {
+        const { name, encoding: fieldEncoding } = fields[i]!;
+        if (!Object.hasOwn(givenRecord, name)) return false;
+        if (!sameValuesPlain(fieldEncoding, givenRecord[name], knownRecord[name])) return false;
+      }
+      return true;
+    }
+    if (encoding.kind === "generic") return sameValues(encoding.type, given, known);
+    if (given === known) return true;
+    return (
+      encoding.uintLike &&
+      (typeof given === "number" || typeof given === "string") &&
+      (typeof known === "number" || typeof known === "string") &&
+      String(given) === String(known)
+    );
+  };
+
   return {
     hash(typedData: HashableTypedData): Hex {
+      if (!hashing) {
+        hashing = true;
+        try {
+          const hash = hashPlain(typedData);
+          if (hash !== undefined) return hash;
+        } finally {
+          hashing = false;
+        }
+      }
       const digest = new Uint8Array(66);
       digest[0] = 0x19;
       digest[1] = 0x01;
@@ -134,8 +362,8 @@ export function createTypedDataHasher(types: TypedDataTypes, domainCacheSize = 2
     holdsSameValues(given: HashableTypedData, known: HashableTypedData): boolean {
       return (
         given.primaryType === known.primaryType &&
-        sameValues("EIP712Domain", given.domain, known.domain) &&
-        sameValues(known.primaryType, given.message, known.message)
+        sameValuesPlain(encodingOf("EIP712Domain"), given.domain, known.domain) &&
+        sameValuesPlain(encodingOf(known.primaryType), given.message, known.message)
       );
     },
   };

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomBytes, randomInt } from "node:crypto";
 import { describe, it } from "node:test";
-import { hexBytes, setExactHexBytes, setHexBytes, setUint256 } from "../src/hex-bytes.js";
+import { hexBytes, setExactHexBytes, setHexBytes, setUint256, writeWholeHex } from "../src/hex-bytes.js";
 
 // What the typed data hasher and orderIdentifier wrote before: a Buffer decoded from hex, set in place.
 function bufferSetHex(into: Uint8Array, offset: number, hex: string): void {
@@ -106,6 +106,24 @@ describe("hex and words written in place hold to the Buffer decoding they replac
         (into) => bufferWord(into, offset, value),
         64,
       );
+    }
+  });
+
+  it("writeWholeHex takes exactly the hex setExactHexBytes takes, and writes the same bytes", () => {
+    for (let i = 0; i < 5000; i += 1) {
+      const hex = hexish(72);
+      const offset = randomInt(0, 16);
+      const fill = randomBytes(64);
+      const ours = new Uint8Array(fill);
+      const theirs = new Uint8Array(fill);
+      let taken = true;
+      try {
+        bufferExactHex(theirs, offset, hex);
+      } catch {
+        taken = false;
+      }
+      assert.equal(writeWholeHex(ours, offset, hex), taken);
+      if (taken) assert.deepEqual(ours, theirs);
     }
   });
 });

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import { describe, it } from "node:test";
 import { getAddress, hashTypedData } from "viem";
 import { createTypedDataHasher, permit2WitnessTypes, receiveWithAuthorizationTypes } from "../src/index.js";
+import { createReferenceTypedDataHasher } from "./reference-typed-data-hasher.js";
 
 const hex = (bytes: number) => `0x${randomBytes(bytes).toString("hex")}`;
 const uint = (bytes: number) => BigInt(hex(bytes)).toString();
@@ -133,4 +134,133 @@ describe("typed data hasher", () => {
       /unsupported type bool/,
     );
   });
+
+  it("hashes any value, plain or not, as the hasher did before its fast path: the same hash or the same error", () => {
+    for (const [types, payload] of [
+      [permit2Types, () => permit2Payload(1 + randomInt(0, 3))],
+      [eip3009Types, eip3009Payload],
+    ] as const) {
+      const hasher = createTypedDataHasher(types, 4);
+      const reference = createReferenceTypedDataHasher(types, 4);
+      for (let i = 0; i < 1500; i += 1) {
+        const typedData = oddly(payload());
+        assert.deepEqual(
+          outcome(() => hasher.hash(typedData)),
+          outcome(() => reference.hash(typedData)),
+        );
+      }
+    }
+  });
+
+  it("judges odd values the same as the hasher did before its fast path", () => {
+    for (const [types, payload] of [
+      [permit2Types, () => permit2Payload(1 + randomInt(0, 3))],
+      [eip3009Types, eip3009Payload],
+    ] as const) {
+      const hasher = createTypedDataHasher(types);
+      const reference = createReferenceTypedDataHasher(types);
+      for (let i = 0; i < 1500; i += 1) {
+        const known = payload();
+        const given = oddly(JSON.parse(JSON.stringify(known)) as typeof known);
+        assert.deepEqual(
+          outcome(() => hasher.holdsSameValues(given, known)),
+          outcome(() => reference.holdsSameValues(given, known)),
+        );
+      }
+    }
+  });
+
+  it("hashes bytes longer than its buffer, whole or not, as before", () => {
+    const reference = createReferenceTypedDataHasher(permit2Types);
+    for (const length of [3000, 40000]) {
+      for (const tail of ["", "c"]) {
+        const hasher = createTypedDataHasher(permit2Types);
+        const typedData = permit2Payload(2);
+        typedData.message.witness.outputs[1]!.context = `0x${"ab".repeat(length)}${tail}`;
+        assert.deepEqual(
+          outcome(() => hasher.hash(typedData)),
+          outcome(() => reference.hash(typedData)),
+        );
+      }
+    }
+  });
+
+  it("hashes each domain under a cache of a few domains, domains coming back, as viem does", () => {
+    const hasher = createTypedDataHasher(eip3009Types, 2);
+    const domains = Array.from({ length: 3 }, () => eip3009Payload().domain);
+    for (let i = 0; i < 30; i += 1) {
+      const payload = { ...eip3009Payload(), domain: { ...domains[randomInt(0, 3)]! } };
+      assert.equal(hasher.hash(payload), hashTypedData(payload as Parameters<typeof hashTypedData>[0]));
+    }
+  });
 });
+
+/** The hash, or the error's class and message. */
+function outcome(run: () => unknown): unknown {
+  try {
+    return { value: run() };
+  } catch (error) {
+    return { error: (error as Error).constructor.name, message: (error as Error).message };
+  }
+}
+
+/** Another form of a value: a spelling EIP-712 may or may not read the same way, or no such value at all. */
+function oddValue(value: unknown): unknown {
+  const text = typeof value === "string" ? value : String(value);
+  const odd: unknown[] = [
+    text.toUpperCase(),
+    `0X${text.slice(2)}`,
+    text.slice(0, -1),
+    text.slice(0, -2),
+    `${text}00`,
+    `${text.slice(0, -1)}g`,
+    text.slice(2),
+    "",
+    "0x",
+    ` ${text}`,
+    `00${text}`,
+    "0x1f",
+    "1e3",
+    "-5",
+    "1".repeat(78),
+    "9".repeat(78),
+    "9".repeat(16),
+    Number(text),
+    -1,
+    1.5,
+    2 ** 53,
+    2 ** 60,
+    Number.NaN,
+    5n,
+    1n << 200n,
+    undefined,
+    null,
+    true,
+    {},
+    [],
+    [value],
+    [value, value],
+    [undefined],
+    new Array(1),
+    typeof value === "object" && value !== null ? { ...value, extra: 1 } : { value },
+    typeof value === "object" && value !== null ? Object.fromEntries(Object.entries(value).slice(1)) : value,
+  ];
+  return odd[randomInt(0, odd.length)];
+}
+
+/** The payload with one value, anywhere in its domain or message, in another form. */
+function oddly<T extends { domain: object; message: object }>(payload: T): T {
+  const places: [Record<string, unknown>, string][] = [];
+  const visit = (value: unknown) => {
+    if (typeof value !== "object" || value === null) return;
+    for (const key of Object.keys(value)) {
+      places.push([value as Record<string, unknown>, key]);
+      visit((value as Record<string, unknown>)[key]);
+    }
+  };
+  visit(payload.domain);
+  visit(payload.message);
+  const [parent, key] = places[randomInt(0, places.length)]!;
+  parent[key] = oddValue(parent[key]);
+  return payload;
+}

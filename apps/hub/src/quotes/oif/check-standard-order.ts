@@ -8,11 +8,12 @@ export interface QuoteTimes {
   nowSeconds: number;
 }
 
-function same(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
+/** `a` equals, case aside, `lower` (already lowercase). */
+function same(a: string, lower: string): boolean {
+  return a === lower || a.toLowerCase() === lower;
 }
 
-/** The one output a route's order must carry, as bytes32, and how the route names each part. */
+/** The one output a route's order must carry, as lowercase bytes32, and how the route names each part. */
 interface ExpectedOutput {
   chainId: bigint;
   token: `0x${string}`;
@@ -60,8 +61,40 @@ const expectedOutputs = new WeakMap<QuoteRoute, ExpectedOutput>();
 function expectedOutput(route: QuoteRoute): ExpectedOutput {
   let expected = expectedOutputs.get(route);
   if (expected === undefined) {
-    expected = expectedOutputOf(route);
+    const { token, settler, oracle, recipient, ...rest } = expectedOutputOf(route);
+    expected = {
+      ...rest,
+      token: token.toLowerCase() as `0x${string}`,
+      settler: settler.toLowerCase() as `0x${string}`,
+      oracle: oracle.toLowerCase() as `0x${string}`,
+      recipient: recipient.toLowerCase() as `0x${string}`,
+    };
     expectedOutputs.set(route, expected);
+  }
+  return expected;
+}
+
+/** A route's source as an order must name it: lowercase user and oracle, the token as a number. */
+interface ExpectedSource {
+  user: string;
+  inputOracle: string;
+  originChainId: bigint;
+  /** Read on first use (the checks before it may refuse first). */
+  token: bigint | undefined;
+}
+
+const expectedSources = new WeakMap<EvmSourceRoute, ExpectedSource>();
+
+function expectedSource(route: EvmSourceRoute): ExpectedSource {
+  let expected = expectedSources.get(route);
+  if (expected === undefined) {
+    expected = {
+      user: route.user.toLowerCase(),
+      inputOracle: route.source.chain.inputOracle.toLowerCase(),
+      originChainId: BigInt(route.source.chain.chainId),
+      token: undefined,
+    };
+    expectedSources.set(route, expected);
   }
   return expected;
 }
@@ -144,18 +177,20 @@ export function checkDeadlines(order: { fillDeadline: number; expires: number },
  */
 export function checkStandardOrder(order: StandardOrder, route: EvmSourceRoute, times: QuoteTimes): void {
   const { source } = route;
-  if (!same(order.user, route.user)) {
+  const expected = expectedSource(route);
+  if (!same(order.user, expected.user)) {
     throw new QuoteRejection("user", `order user ${order.user} is not ${route.user}`);
   }
-  if (order.originChainId !== BigInt(source.chain.chainId)) {
+  if (order.originChainId !== expected.originChainId) {
     throw new QuoteRejection("domain", `origin chain ${order.originChainId} is not ${source.chain.chainId}`);
   }
-  if (!same(order.inputOracle, source.chain.inputOracle)) {
+  if (!same(order.inputOracle, expected.inputOracle)) {
     throw new QuoteRejection("oracle", `input oracle ${order.inputOracle} is not the catalog's`);
   }
   if (order.inputs.length !== 1) throw new QuoteRejection("input", "the order must have exactly one input");
   const [token, inputAmount] = order.inputs[0]!;
-  if (token !== BigInt(source.token)) {
+  expected.token ??= BigInt(source.token);
+  if (token !== expected.token) {
     throw new QuoteRejection("input", `input token 0x${token.toString(16)} is not ${source.token}`);
   }
   if (order.outputs.length !== 1)

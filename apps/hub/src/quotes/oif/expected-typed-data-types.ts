@@ -33,28 +33,36 @@ export const EIP3009_WIRE_TYPES: WireTypes = wire({
 export const permit2Hasher = createTypedDataHasher(PERMIT2_WIRE_TYPES);
 export const eip3009Hasher = createTypedDataHasher(EIP3009_WIRE_TYPES);
 
+// Each expected structure's type names but the domain's own, listed once.
+const requiredNames = new WeakMap<WireTypes, string[]>();
+
 /**
  * True when an upstream's `types` are exactly the expected structure: the same type names, each with
  * the same fields in the same order; the domain's own type may be left out (wallets derive it).
  */
 export function typesAreExactly(given: unknown, expected: WireTypes): boolean {
   if (typeof given !== "object" || given === null || Array.isArray(given)) return false;
-  const entries = Object.entries(given as Record<string, unknown>);
-  const names = entries.map(([name]) => name);
-  const required = Object.keys(expected).filter((name) => name !== "EIP712Domain");
-  if (!required.every((name) => names.includes(name))) return false;
-  return entries.every(([name, fields]) => {
+  const names = Object.keys(given);
+  let required = requiredNames.get(expected);
+  if (required === undefined) {
+    required = Object.keys(expected).filter((name) => name !== "EIP712Domain");
+    requiredNames.set(expected, required);
+  }
+  for (const name of required) if (!names.includes(name)) return false;
+  for (const name of names) {
+    const fields = (given as Record<string, unknown>)[name];
     const want = expected[name];
     if (!want || !Array.isArray(fields) || fields.length !== want.length) return false;
-    return fields.every((field, i) => {
+    for (let i = 0; i < fields.length; i += 1) {
+      // As Array.prototype.every: a hole is skipped.
+      if (!(i in fields)) continue;
+      const field: unknown = fields[i];
       if (typeof field !== "object" || field === null) return false;
       const record = field as Record<string, unknown>;
       // No own enumerable key but name and type (what an object rest of the two would leave empty).
-      return (
-        Object.keys(record).every((key) => key === "name" || key === "type") &&
-        record.name === want[i]!.name &&
-        record.type === want[i]!.type
-      );
-    });
-  });
+      for (const key of Object.keys(record)) if (key !== "name" && key !== "type") return false;
+      if (record.name !== want[i]!.name || record.type !== want[i]!.type) return false;
+    }
+  }
+  return true;
 }

@@ -1,13 +1,14 @@
 import { QuoteRejection, type QuoteRejectionReason } from "../quote-rejection.js";
 
 const UINT256_MAX = (1n << 256n) - 1n;
+const UINT32_MAX = (1n << 32n) - 1n;
 
 /** A uint as EIP-712 JSON carries it (a safe integer or a decimal string), or a rejection. */
 export function readUint(value: unknown, what: string, reason: QuoteRejectionReason, bits = 256): bigint {
   let parsed: bigint | undefined;
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) parsed = BigInt(value);
   else if (typeof value === "string" && /^(0|[1-9][0-9]{0,77})$/.test(value)) parsed = BigInt(value);
-  const max = bits === 256 ? UINT256_MAX : (1n << BigInt(bits)) - 1n;
+  const max = bits === 256 ? UINT256_MAX : bits === 32 ? UINT32_MAX : (1n << BigInt(bits)) - 1n;
   if (parsed === undefined || parsed > max) {
     throw new QuoteRejection(reason, `${what} is not a uint${bits}: ${JSON.stringify(value)}`);
   }

@@ -1,5 +1,4 @@
 import {
-  addressToBytes32,
   decodeSolanaInteropAddress,
   orderIdentifier,
   type StandardOrder,
@@ -38,6 +37,11 @@ function metadataAccount(
   return readAddress(value, what, reason);
 }
 
+/** A lowercase 20-byte address left-padded to bytes32, as addressToBytes32 pads it. */
+function evmBytes32(address: `0x${string}`): `0x${string}` {
+  return `0x000000000000000000000000${address.slice(2)}`;
+}
+
 /**
  * An account of the metadata's output as bytes32: on a Solana destination a Solana interop address, a
  * base58 key or bytes32; otherwise an EVM address (plain or interop), as before.
@@ -48,7 +52,7 @@ function outputAccount(
   reason: "output" | "recipient" | "oracle" | "settler",
   route: EvmSourceRoute,
 ): `0x${string}` {
-  if (route.destination.family !== "solana") return addressToBytes32(metadataAccount(value, what, reason));
+  if (route.destination.family !== "solana") return evmBytes32(metadataAccount(value, what, reason));
   const interop = decodeSolanaInteropAddress(value);
   if (interop) {
     if (interop.genesisHash !== route.destination.chain.genesisHash) {
@@ -98,7 +102,8 @@ export function eip3009SignPayload(
 export function vetEip3009Order(quote: OifQuoteResponse, route: EvmSourceRoute): VettedEip3009Order {
   const { payload } = quote.order;
   const source = route.source.chain;
-  if (payload.signatureType !== undefined && !["eip712", "eip3009"].includes(payload.signatureType)) {
+  const { signatureType } = payload;
+  if (signatureType !== undefined && signatureType !== "eip712" && signatureType !== "eip3009") {
     throw new QuoteRejection("types", `signatureType ${payload.signatureType} on an EIP-3009 order`);
   }
   if (payload.primaryType !== "ReceiveWithAuthorization") {
@@ -109,8 +114,8 @@ export function vetEip3009Order(quote: OifQuoteResponse, route: EvmSourceRoute):
   }
 
   const metadata = readObject(quote.order.metadata, "order.metadata", "metadata");
-  const user = metadataAccount(metadata.user, "metadata.user", "user");
   const interopUser = decodeInteropAddress(metadata.user);
+  const user = interopUser ? interopUser.address : readAddress(metadata.user, "metadata.user", "user");
   if (interopUser && interopUser.chainId !== source.chainId) {
     throw new QuoteRejection("metadata", `metadata.user names chain ${interopUser.chainId}`);
   }
