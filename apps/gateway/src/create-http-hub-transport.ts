@@ -75,6 +75,7 @@ export function createHttpHubTransport(config: HttpHubTransportConfig): HubTrans
   const queue: Exchange[] = [];
   let active = 0;
   let closing = false;
+  let closed: Promise<void> | undefined;
   let drained: (() => void) | undefined;
   let sweep: NodeJS.Timeout | undefined;
   let watch: NodeJS.Timeout | undefined;
@@ -305,12 +306,15 @@ export function createHttpHubTransport(config: HttpHubTransportConfig): HubTrans
         throw new HubTransportError("unreachable", "no answer from the hub over HTTP", { cause: error });
       }
     },
-    async close(): Promise<void> {
-      closing = true;
-      if (active > 0) await new Promise<void>((resolve) => (drained = resolve));
-      for (const connection of [...all]) discard(connection);
-      if (sweep !== undefined) clearInterval(sweep);
-      sweep = undefined;
+    close(): Promise<void> {
+      closed ??= (async () => {
+        closing = true;
+        if (active > 0) await new Promise<void>((resolve) => (drained = resolve));
+        for (const connection of [...all]) discard(connection);
+        if (sweep !== undefined) clearInterval(sweep);
+        sweep = undefined;
+      })();
+      return closed;
     },
   };
 }

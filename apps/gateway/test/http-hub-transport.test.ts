@@ -291,9 +291,11 @@ describe("the HTTP hub transport against a real HTTP server", () => {
       const sent = transport.send(call());
       while (answer === undefined) await nextTurn();
       const closed = transport.close();
+      const closedAgain = transport.close();
       answer();
       assert.equal((await sent).body.toString(), "late");
       await closed;
+      await closedAgain;
       await assert.rejects(
         transport.send(call()),
         (error) => error instanceof HubTransportError && error.kind === "unreachable",
