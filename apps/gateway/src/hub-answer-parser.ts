@@ -1,0 +1,214 @@
+import type { HubAnswer } from "@hub/contract";
+
+/** A hub answer read off a keep-alive connection, and whether that connection may carry the next call. */
+export interface ParsedHubAnswer {
+  readonly answer: HubAnswer;
+  readonly keepAlive: boolean;
+  /** The hub's `keep-alive: timeout=N`, in ms, when it sent one. */
+  readonly keepAliveHintMs: number | undefined;
+}
+
+/** The largest status line and headers accepted, as Node's own parser (`--max-http-header-size`). */
+const MAX_HEAD_BYTES = 16 * 1024;
+const MAX_CHUNK_LINE_BYTES = 4 * 1024;
+/** Bodies up to this length get their buffer up front; a larger Content-Length is believed as it arrives. */
+const MAX_SIZED_BODY_BYTES = 1024 * 1024;
+const EMPTY = Buffer.alloc(0);
+
+type Stage =
+  | "head"
+  | "length"
+  | "chunkSize"
+  | "chunkData"
+  | "chunkDataEnd"
+  | "trailers"
+  | "untilClose"
+  | "done";
+
+/**
+ * Reads one HTTP/1.1 answer from the bytes of a connection as they arrive: status line and headers,
+ * then a body framed by Content-Length, by chunked coding or by the close; informational (1xx) answers
+ * are skipped. Throws on bytes that are not such an answer. What it keeps it copies: the bytes passed
+ * to `push` may be a read buffer used again for the next read.
+ */
+export class HubAnswerParser {
+  private stage: Stage = "head";
+  private pending: Buffer | undefined;
+  private statusCode = 0;
+  private headers: Record<string, string> = {};
+  private keepAlive = true;
+  private keepAliveHintMs: number | undefined;
+  private remaining = 0;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  /** The body when its length is known: filled in place as the bytes arrive. */
+  private sized: Buffer | undefined;
+
+  /** `method` is the call's: an answer to HEAD has no body whatever its headers say. */
+  constructor(private readonly method: string) {}
+
+  /** Feeds the next bytes; returns the answer once it is complete. */
+  push(chunk: Buffer): ParsedHubAnswer | undefined {
+    let bytes = chunk;
+    if (this.pending !== undefined) {
+      bytes = Buffer.concat([this.pending, chunk]);
+      this.pending = undefined;
+    }
+    let offset = 0;
+    while (this.stage !== "done") {
+      switch (this.stage) {
+        case "head": {
+          const end = bytes.indexOf("\r\n\r\n", offset, "latin1");
+          if (end === -1) {
+            if (bytes.length - offset > MAX_HEAD_BYTES) throw new Error("the hub's answer head is too large");
+            return this.wait(bytes, offset);
+          }
+          if (end - offset > MAX_HEAD_BYTES) throw new Error("the hub's answer head is too large");
+          this.readHead(bytes.toString("latin1", offset, end));
+          offset = end + 4;
+          break;
+        }
+        case "length":
+        case "chunkData": {
+          const take = Math.min(this.remaining, bytes.length - offset);
+          if (take > 0) this.keep(bytes.subarray(offset, offset + take));
+          offset += take;
+          this.remaining -= take;
+          if (this.remaining > 0) return undefined;
+          this.stage = this.stage === "length" ? "done" : "chunkDataEnd";
+          break;
+        }
+        case "chunkDataEnd": {
+          if (bytes.length - offset < 2) return this.wait(bytes, offset);
+          if (bytes[offset] !== 13 || bytes[offset + 1] !== 10)
+            throw new Error("a chunk of the hub's answer has no CRLF");
+          offset += 2;
+          this.stage = "chunkSize";
+          break;
+        }
+        case "chunkSize":
+        case "trailers": {
+          const end = bytes.indexOf("\r\n", offset, "latin1");
+          if (end === -1) {
+            if (bytes.length - offset > MAX_CHUNK_LINE_BYTES)
+              throw new Error("a chunk line of the hub's answer is too long");
+            return this.wait(bytes, offset);
+          }
+          const line = bytes.toString("latin1", offset, end);
+          offset = end + 2;
+          if (this.stage === "trailers") {
+            if (line.length === 0) this.stage = "done";
+            break;
+          }
+          const semicolon = line.indexOf(";");
+          const digits = (semicolon === -1 ? line : line.slice(0, semicolon)).trim();
+          if (!/^[0-9a-fA-F]{1,8}$/.test(digits))
+            throw new Error("a chunk size of the hub's answer is not hex");
+          this.remaining = Number.parseInt(digits, 16);
+          this.stage = this.remaining === 0 ? "trailers" : "chunkData";
+          break;
+        }
+        case "untilClose": {
+          if (offset < bytes.length) this.keep(bytes.subarray(offset));
+          return undefined;
+        }
+      }
+    }
+    // Bytes after the answer were not asked for: the connection is not used again.
+    if (offset < bytes.length) this.keepAlive = false;
+    return this.finish();
+  }
+
+  /** The connection ended cleanly: the answer if its body runs to the close, else a throw. */
+  end(): ParsedHubAnswer {
+    if (this.stage !== "untilClose") throw new Error("the hub closed the connection before its answer ended");
+    this.keepAlive = false;
+    return this.finish();
+  }
+
+  private wait(bytes: Buffer, offset: number): undefined {
+    if (offset < bytes.length) this.pending = Buffer.from(bytes.subarray(offset));
+    return undefined;
+  }
+
+  private keep(bytes: Buffer): void {
+    if (this.sized !== undefined) bytes.copy(this.sized, this.size);
+    else this.chunks.push(Buffer.from(bytes));
+    this.size += bytes.length;
+  }
+
+  private finish(): ParsedHubAnswer {
+    this.stage = "done";
+    const { chunks, size } = this;
+    const body =
+      this.sized ??
+      (chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    return {
+      answer: { statusCode: this.statusCode, headers: this.headers, body },
+      keepAlive: this.keepAlive,
+      keepAliveHintMs: this.keepAliveHintMs,
+    };
+  }
+
+  private readHead(head: string): void {
+    const lines = head.split("\r\n");
+    const status = lines[0]!;
+    const code = Number(status.slice(9, 12));
+    if (
+      !status.startsWith("HTTP/1.") ||
+      (status[7] !== "0" && status[7] !== "1") ||
+      status[8] !== " " ||
+      !/^[1-9]\d\d$/.test(status.slice(9, 12)) ||
+      (status.length > 12 && status[12] !== " ")
+    ) {
+      throw new Error("the hub's answer has no HTTP/1.x status line");
+    }
+    const headers: Record<string, string> = {};
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i]!;
+      const colon = line.indexOf(":");
+      if (colon <= 0 || line.charCodeAt(0) === 32 || line.charCodeAt(0) === 9) {
+        throw new Error("the hub's answer has a malformed header line");
+      }
+      const name = line.slice(0, colon).toLowerCase();
+      const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "");
+      headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
+    }
+    // An informational answer (1xx) is not the answer; the real one follows on the same connection.
+    if (code < 200) return;
+    this.statusCode = code;
+    this.headers = headers;
+    const connection = headers.connection?.toLowerCase();
+    this.keepAlive =
+      status[7] === "1" ? !connection?.includes("close") : connection?.includes("keep-alive") === true;
+    const hint = headers["keep-alive"] && /timeout=(\d+)/i.exec(headers["keep-alive"]);
+    if (hint) this.keepAliveHintMs = Number(hint[1]) * 1000;
+    this.frameBody(code, headers);
+  }
+
+  private frameBody(code: number, headers: Record<string, string>): void {
+    if (this.method === "HEAD" || code === 204 || code === 304) {
+      this.stage = "done";
+      return;
+    }
+    const coding = headers["transfer-encoding"];
+    if (coding !== undefined) {
+      // A body framed by a coding other than chunked runs to the close.
+      const chunked = /(?:^|,)[ \t]*chunked[ \t]*$/i.test(coding);
+      this.stage = chunked ? "chunkSize" : "untilClose";
+      if (!chunked || headers["content-length"] !== undefined) this.keepAlive = false;
+      return;
+    }
+    const length = headers["content-length"];
+    if (length === undefined) {
+      this.stage = "untilClose";
+      this.keepAlive = false;
+      return;
+    }
+    if (!/^\d{1,15}$/.test(length)) throw new Error("the hub's answer has an invalid Content-Length");
+    this.remaining = Number(length);
+    this.stage = this.remaining === 0 ? "done" : "length";
+    if (this.remaining > 0 && this.remaining <= MAX_SIZED_BODY_BYTES)
+      this.sized = Buffer.allocUnsafe(this.remaining);
+  }
+}
