@@ -1,5 +1,5 @@
-// Start-up benchmark: `hub start` (what `npm start` runs, `node apps/cli/bin/hub.js start`, spawned
-// straight from node so npm's own start-up is not counted) to ready, on a fresh data dir and
+// Start-up benchmark: `hub start` (what `npm start` runs, its node arguments read from package.json,
+// spawned straight from node so npm's own start-up is not counted) to ready, on a fresh data dir and
 // then on the same dir again (existing), with the devnet and the embedded PGlite, every listener on a
 // free port and JSON logs. "Ready" is the "ready in" log line, written once dev.json is written and
 // every listener answers. Each run also reports the process's phases (the "start-up phases" line).
@@ -7,12 +7,22 @@
 // the first run: a fresh data dir is a fresh database and fresh chains, not a fresh clone.
 // `npm run bench -- start` (START_RUNS pairs, default 3), or standalone: `node --import tsx bench/start.ts`.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
+
+/** `npm start`'s command without its leading `node`: its node flags, the bin and `start`. */
+function npmStartArguments(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    scripts: { start: string };
+  };
+  const [command, ...rest] = scripts.start.split(/\s+/);
+  if (command !== "node") throw new Error(`npm start does not run node: ${scripts.start}`);
+  return rest;
+}
 
 interface StartRun {
   /** Spawn to the "ready in" line, as the parent sees it. */
@@ -43,7 +53,7 @@ async function startOnce(dataDir: string): Promise<StartRun> {
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   const started = performance.now();
-  const child = spawn(process.execPath, ["apps/cli/bin/hub.js", "start"], {
+  const child = spawn(process.execPath, npmStartArguments(), {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -108,7 +118,7 @@ export async function run(options: { runs?: number } = {}): Promise<object> {
     phasesOfMedianRun: list.find((r) => r.readyMs === median(list.map((x) => x.readyMs)))?.phases,
   });
   return {
-    command: "node apps/cli/bin/hub.js start (npm start without npm), PGlite, devnet on",
+    command: `node ${npmStartArguments().join(" ")} (npm start without npm), PGlite, devnet on`,
     runs,
     freshDataDir: summary(fresh),
     existingDataDir: summary(existing),

@@ -18,7 +18,10 @@ if (unknown.length > 0) {
   console.error(`unknown benchmark: ${unknown.join(", ")} (available: ${available.join(", ")})`);
   process.exit(2);
 }
-const results: Record<string, unknown> = {};
+// The hub runs in this process in most benchmarks: `npm run bench` gives node the flags `npm start` does.
+const results: Record<string, unknown> = {
+  node: { version: process.version, flags: process.execArgv, NODE_OPTIONS: process.env.NODE_OPTIONS ?? "" },
+};
 for (const name of names) {
   console.error(`bench ${name}: running`);
   const { run } = (await import(join(dir, `${name}.ts`))) as { run: () => Promise<unknown> };

@@ -7,7 +7,7 @@ import type { Counters } from "@hub/counters";
 import type { Devnet } from "@hub/devnet-app";
 import type { ReadinessCheck, ReconcilerChainConfig, SolanaReconcilerChainConfig } from "@hub/hub-app";
 import { openStore } from "@hub/store";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { Registry } from "prom-client";
 import { createStackLogger } from "./create-stack-logger.js";
@@ -86,6 +86,7 @@ async function readPreviousKey(devFile: string): Promise<string | undefined> {
  * Redis down); the client reconnects by itself. An outage and the recovery are logged once each.
  */
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  const { Redis } = await import("ioredis");
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,

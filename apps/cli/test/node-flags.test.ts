@@ -1,0 +1,26 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+const root = new URL("../../../", import.meta.url);
+const { scripts } = JSON.parse(readFileSync(new URL("package.json", root), "utf8")) as {
+  scripts: Record<string, string>;
+};
+const unit = readFileSync(new URL("ops/systemd/intent-hub.service", root), "utf8");
+
+/** The node flags of a command line: what comes between node and the script, tsx's import aside. */
+function nodeFlags(command: string, script: string): string[] {
+  const words = command.trim().split(/\s+/);
+  assert.match(words[0] ?? "", /(^|\/)node$/, command);
+  const end = words.indexOf(script);
+  assert.ok(end > 0, `${script} in ${command}`);
+  return words.slice(1, end).filter((word, i, all) => word !== "--import" && all[i - 1] !== "--import");
+}
+
+test("npm start, npm run bench and the systemd unit run node with the same flags", () => {
+  const start = nodeFlags(scripts.start ?? "", "apps/cli/bin/hub.js");
+  const execStart = unit.match(/^ExecStart=(.*)$/m)?.[1] ?? "";
+  assert.ok(start.includes("--max-semi-space-size=64"), scripts.start);
+  assert.deepEqual(nodeFlags(scripts.bench ?? "", "scripts/bench.ts"), start);
+  assert.deepEqual(nodeFlags(execStart, "apps/cli/src/main.ts"), start);
+});
