@@ -5,7 +5,6 @@
 // shows here without the load generator's noise. BENCH_CPU_PROFILE_DIR=<dir> writes <dir>/handler-loop.cpuprofile.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { systemClock } from "@hub/clock";
-import { generateApiKey, hashApiKey } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import { createCredentialResolver, createInProcessHubTransport, gatewayConfigSchema } from "@hub/gateway-app";
 import { createTestHubApp } from "@hub/hub-app/test-harness";
@@ -13,6 +12,7 @@ import { pino } from "pino";
 import { Registry } from "prom-client";
 import { createApiCallHandler } from "../apps/gateway/src/create-api-call-handler.js";
 import { createGatewayMetrics } from "../apps/gateway/src/gateway-metrics.js";
+import { singleKeyStore } from "./bench-gateway.js";
 import { profiled } from "./cpu-profile.js";
 import { benchCatalog } from "./gateway-catalog.js";
 
@@ -25,25 +25,8 @@ const hub = createTestHubApp({
   catalog: benchCatalog(),
   logger: quiet,
 });
-const key = generateApiKey();
-const keyHash = hashApiKey(key);
-const credentials = createCredentialResolver(
-  {},
-  {
-    store: {
-      async findKeyByHash(hash: string) {
-        return hash === keyHash
-          ? { keyId: "k", orgId: "org_bench", expiresAt: null, revokedAt: null }
-          : undefined;
-      },
-      async findProjectByPublicId() {
-        return undefined;
-      },
-      async markKeysUsed() {},
-    },
-    logger: quiet,
-  },
-);
+const { key, store } = singleKeyStore("org_bench");
+const credentials = createCredentialResolver({}, { store, logger: quiet });
 const handler = createApiCallHandler({
   config: gatewayConfigSchema.parse({
     hubCredential: HUB_SECRET,

@@ -4,7 +4,6 @@
 // instead; HTTP_TRANSPORT=1: the gateway calls the hub's listener). It prints the server's CPU per request.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { generateApiKey, hashApiKey } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import {
   createCredentialResolver,
@@ -14,6 +13,7 @@ import {
 } from "@hub/gateway-app";
 import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { pino } from "pino";
+import { singleKeyStore } from "./bench-gateway.js";
 import { benchCatalog } from "./gateway-catalog.js";
 import { load } from "./load-process.js";
 
@@ -24,19 +24,7 @@ const hub = createTestHubApp({
   catalog: benchCatalog(),
   logger: quiet,
 });
-const key = generateApiKey();
-const keyHash = hashApiKey(key);
-const store = {
-  async findKeyByHash(hash: string) {
-    return hash === keyHash
-      ? { keyId: "k", orgId: "org_bench", expiresAt: null, revokedAt: null }
-      : undefined;
-  },
-  async findProjectByPublicId() {
-    return undefined;
-  },
-  async markKeysUsed() {},
-};
+const { key, store } = singleKeyStore("org_bench");
 // HTTP_TRANSPORT=1: the gateway reaches the hub's own listener (in this process) over HTTP.
 if (process.env.HTTP_TRANSPORT) await hub.app.listen({ port: 0, host: "127.0.0.1" });
 const transport = process.env.HTTP_TRANSPORT
