@@ -93,22 +93,6 @@ function requestIn(dialect: OifDialect, request: OifQuoteRequest): OifQuoteReque
  */
 function quoteOf(dialect: OifDialect, providerId: string, quote: unknown): unknown {
   if (dialect !== "oif-spec-1") return quote;
-  // specQuoteSchema's copy without zod, where it is plain (no `__proto__` key, which zod's copy drops):
-  // its shape's key first, then the others in order.
-  if (
-    typeof quote === "object" &&
-    quote !== null &&
-    !Array.isArray(quote) &&
-    !Object.hasOwn(quote, "__proto__")
-  ) {
-    const { provider } = quote as { provider?: unknown };
-    if (provider === undefined) {
-      return Object.hasOwn(quote, "provider")
-        ? { provider, ...quote, solverId: providerId }
-        : { ...quote, solverId: providerId };
-    }
-    if (typeof provider === "string") return { provider, ...quote, solverId: provider };
-  }
   const parsed = specQuoteSchema.safeParse(quote);
   if (!parsed.success) return quote;
   return { ...parsed.data, solverId: parsed.data.provider ?? providerId };
