@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { createTestDatabases, type TestDatabase } from "@hub/store";
+import { createTestDatabases, type SqlExecutor, type TestDatabase } from "@hub/store";
 import { createQuoteStore, type NewQuote } from "../src/store/quote-store.js";
 import { countQuotes, throughJsonb } from "./store/quote-rows.js";
 
@@ -43,6 +43,38 @@ for (const { driver, skip } of databases.drivers) {
       assert.equal(await countQuotes(db.sql), 150);
       for (const quote of [quotes[0]!, quotes[77]!, quotes[149]!]) {
         assert.deepEqual(await store.get(quote.quoteId), quote);
+      }
+    });
+
+    test("quotes that reach the store from separate callbacks of one event-loop turn go in one statement", async () => {
+      const statements: number[] = [];
+      const counted: SqlExecutor = {
+        query: (text, params) => {
+          statements.push((params?.length ?? 0) / 15);
+          return db.sql.query(text, params);
+        },
+        exec: (text) => db.sql.exec(text),
+        run: (name, text, params) => {
+          statements.push(params.length / 15);
+          return db.sql.run(name, text, params);
+        },
+      };
+      const store = createQuoteStore(counted);
+      // Three timers due together run in one timers phase, each its own callback (as three rounds
+      // whose last answers are read in one poll phase); a fourth quote comes alone, a turn later.
+      const together = await Promise.all(
+        [0, 1, 2].map(
+          (i) =>
+            new Promise<Promise<void>>((resolve) =>
+              setTimeout(() => resolve(store.insert(newQuote(`q-turn-${i}`))), 0),
+            ),
+        ),
+      );
+      await Promise.all(together);
+      await store.insert(newQuote("q-turn-alone"));
+      assert.deepEqual(statements, [3, 1]);
+      for (const quoteId of ["q-turn-0", "q-turn-1", "q-turn-2", "q-turn-alone"]) {
+        assert.equal((await store.get(quoteId))?.quoteId, quoteId);
       }
     });
 
