@@ -161,8 +161,6 @@ function createGroupedInsert(sql: SqlExecutor): (quote: NewQuote) => Promise<voi
   async function insertWaiting(): Promise<void> {
     while (waiting.length > 0) {
       const group = waiting.splice(0, MAX_GROUPED_ROWS);
-      (globalThis as any).__qi ??= {};
-      (globalThis as any).__qi[group.length] = ((globalThis as any).__qi[group.length] ?? 0) + 1;
       try {
         const rows = group.map(({ quote }) => params(quote));
         const values = rows.flatMap((row) => row.values);
