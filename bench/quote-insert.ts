@@ -1,6 +1,6 @@
-// The quotes table's insert on PGlite alone: process CPU per row, one quote at a time (as the quotes
-// benchmark inserts them: its rounds never overlap an insert) and 16 together (one grouped statement),
-// on a row recorded from a devnet round (bench/quote-insert-row.json: 3.2 KB winner, 4.2 KB template).
+// The quotes table's insert on PGlite alone: process CPU per row, one quote at a time and 16 together (one
+// grouped statement), or the group sizes listed in BENCH_GROUPS (e.g. 1,16,32,64), on a row recorded from
+// a devnet round (bench/quote-insert-row.json: 3.2 KB winner, 4.2 KB template).
 // With BENCH_VARIANT_SQL, a second database with that statement applied is measured in alternate passes:
 //   BENCH_VARIANT_SQL="ALTER TABLE quotes SET (toast_tuple_target = 8160)" node --import tsx bench/quote-insert.ts
 // A helper for profiling (BENCH_CPU_PROFILE_DIR works), not listed by `npm run bench` (dash in its name).
@@ -13,6 +13,7 @@ import { profiled } from "./cpu-profile.js";
 const recorded = JSON.parse(readFileSync(new URL("quote-insert-row.json", import.meta.url), "utf8"));
 const ROWS = Number(process.env.BENCH_ROWS ?? 3000);
 const PASSES = Number(process.env.BENCH_PASSES ?? 4);
+const GROUPS = (process.env.BENCH_GROUPS ?? "1,16").split(",").map(Number);
 
 let counter = 0;
 function nextQuote(): NewQuote {
@@ -42,7 +43,7 @@ for (const label of variantSql ? ["schema", "variant"] : ["schema"]) {
 }
 try {
   const msPerRow: Record<string, number[]> = {};
-  for (const together of [1, 16]) {
+  for (const together of GROUPS) {
     for (const { store } of subjects) await insertRows(store, together);
     for (let pass = 0; pass < PASSES; pass += 1) {
       for (const { label, store } of subjects) {
