@@ -113,6 +113,35 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   return redis;
 }
 
+/**
+ * The devnet, its anvils spawned first: they load their state while the rest of the devnet's modules
+ * load through tsx, instead of after.
+ */
+async function startDevnet(config: StackConfig, dataDir: string, logger: Logger): Promise<Devnet> {
+  const startingChains = import("@hub/devnet-app/chains").then(({ startDevnetChains }) =>
+    startDevnetChains({ rpcPorts: config.DEVNET_RPC_PORTS }),
+  );
+  // Handled below, after the module's import: no unhandled rejection in between.
+  startingChains.catch(() => undefined);
+  let createDevnet: typeof import("@hub/devnet-app").createDevnet;
+  try {
+    ({ createDevnet } = await import("@hub/devnet-app"));
+  } catch (error) {
+    await startingChains.then(
+      (chains) => chains.stop(),
+      () => undefined,
+    );
+    throw error;
+  }
+  return createDevnet({
+    port: config.DEVNET_PORT,
+    chains: await startingChains,
+    solanaRpcPort: config.DEVNET_SOLANA_RPC_PORT,
+    dataDir,
+    logger,
+  });
+}
+
 async function writeFileAtomically(path: string, text: string): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   await writeFile(temporary, text, { mode: 0o600 });
@@ -154,17 +183,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
         ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
       }).finally(() => phaseDone("store")),
       config.HUB_DEVNET
-        ? import("@hub/devnet-app")
-            .then(({ createDevnet }) =>
-              createDevnet({
-                port: config.DEVNET_PORT,
-                rpcPorts: config.DEVNET_RPC_PORTS,
-                solanaRpcPort: config.DEVNET_SOLANA_RPC_PORT,
-                dataDir,
-                logger: logger.child({ part: "devnet" }),
-              }),
-            )
-            .finally(() => phaseDone("devnet"))
+        ? startDevnet(config, dataDir, logger.child({ part: "devnet" })).finally(() => phaseDone("devnet"))
         : undefined,
       importStackModules().finally(() => phaseDone("modules")),
     ]);
