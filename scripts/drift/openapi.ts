@@ -1,6 +1,6 @@
 // packages/contract/openapi.yaml must be what the contract generates now (scripts/generate-contract-docs.ts).
 import { existsSync, readFileSync } from "node:fs";
-import { openapiYaml } from "@hub/contract";
+import { openapiYaml } from "@hub/contract/openapi-document";
 
 const path = new URL("../../packages/contract/openapi.yaml", import.meta.url).pathname;
 

@@ -6,7 +6,8 @@ import { register } from "tsx/esm/api";
 // `hub start` loads the third-party packages of the root package.json and of the apps it runs (the
 // hub's, and the devnet's unless HUB_DEVNET is off). Loaded here, before tsx's hooks are registered,
 // their files (viem alone is hundreds) skip the hooks' thread: about 1 s of a start. tsx itself is
-// left out, ioredis without REDIS_URL, and the admin verbs, which load little, do not pay for it.
+// left out, and so are yaml (only the OpenAPI document's generator, never a start, uses it) and
+// ioredis without REDIS_URL; the admin verbs, which load little, do not pay for it.
 if (process.argv[2] === "start") {
   const dependencies = (packageFile) =>
     Object.keys(JSON.parse(readFileSync(new URL(packageFile, import.meta.url), "utf8")).dependencies ?? {});
@@ -17,6 +18,7 @@ if (process.argv[2] === "start") {
     ...(devnet ? dependencies("../../devnet/package.json") : []),
   ]);
   names.delete("tsx");
+  names.delete("yaml");
   if (!process.env.REDIS_URL) names.delete("ioredis");
   await Promise.all([...names].map((name) => import(name)));
 }

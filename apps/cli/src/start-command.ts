@@ -6,7 +6,7 @@ import { systemClock } from "@hub/clock";
 import type { Counters } from "@hub/counters";
 import type { Devnet } from "@hub/devnet-app";
 import type { ReadinessCheck, ReconcilerChainConfig, SolanaReconcilerChainConfig } from "@hub/hub-app";
-import { openStore } from "@hub/store";
+import { openStore, type Store } from "@hub/store";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { Registry } from "prom-client";
@@ -113,6 +113,77 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   return redis;
 }
 
+/**
+ * The devnet, its anvils spawned first: they load their state while the rest of the devnet's modules
+ * load through tsx, instead of after.
+ */
+async function startDevnet(config: StackConfig, dataDir: string, logger: Logger): Promise<Devnet> {
+  const startingChains = import("@hub/devnet-app/chains").then(({ startDevnetChains }) =>
+    startDevnetChains({ rpcPorts: config.DEVNET_RPC_PORTS }),
+  );
+  // Handled below, after the module's import: no unhandled rejection in between.
+  startingChains.catch(() => undefined);
+  let createDevnet: typeof import("@hub/devnet-app").createDevnet;
+  try {
+    ({ createDevnet } = await import("@hub/devnet-app"));
+  } catch (error) {
+    await startingChains.then(
+      (chains) => chains.stop(),
+      () => undefined,
+    );
+    throw error;
+  }
+  return createDevnet({
+    port: config.DEVNET_PORT,
+    chains: await startingChains,
+    solanaRpcPort: config.DEVNET_SOLANA_RPC_PORT,
+    dataDir,
+    logger,
+  });
+}
+
+/**
+ * The admin side: the admin service, the channel `hub admin` reaches the running stack through (a
+ * PGlite dir has one opener) and, with the devnet, the development organization and its key.
+ */
+async function startAdminSide(
+  config: StackConfig,
+  context: { store: Store; devFile: string; dataDir: string; logger: Logger },
+) {
+  const { store, devFile, dataDir, logger } = context;
+  // Already loaded with the stack's other modules.
+  const [{ createAdmin }, { createReservationBook }, { startAdminChannel }] = await Promise.all([
+    import("@hub/admin"),
+    import("@hub/hub-app"),
+    import("./admin-channel.js"),
+  ]);
+  const reservations = createReservationBook(store.sql);
+  const admin = createAdmin({
+    store: store.access,
+    accounts: store.dashboard,
+    reservations,
+    usage: store.usage,
+    audit: store.audit,
+  });
+  const channel = await startAdminChannel({
+    admin,
+    dataDir,
+    logger: logger.child({ part: "admin" }),
+  });
+  try {
+    const development = config.HUB_DEVNET
+      ? await admin.ensureDevelopmentAccess({
+          allowedOrigin: config.HUB_DEV_ORIGIN,
+          ...(await readPreviousKey(devFile).then((key) => (key ? { previousKey: key } : {}))),
+        })
+      : undefined;
+    return { admin, reservations, channel, development };
+  } catch (error) {
+    await channel.stop();
+    throw error;
+  }
+}
+
 async function writeFileAtomically(path: string, text: string): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   await writeFile(temporary, text, { mode: 0o600 });
@@ -147,46 +218,47 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     const devFile = join(dataDir, "dev.json");
 
     // Independent of each other: PGlite works in this process, the chains in anvil, and most of the
-    // modules' loading is on tsx's thread.
-    const [openedStore, startedDevnet, loadedModules] = await Promise.allSettled([
-      openStore({
-        dataDir,
-        ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
-      }).finally(() => phaseDone("store")),
+    // modules' loading is on tsx's thread. The admin side needs only the store and the modules, so it
+    // starts while the devnet still does.
+    const opening = openStore({
+      dataDir,
+      ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
+    }).finally(() => phaseDone("store"));
+    const loading = importStackModules().finally(() => phaseDone("modules"));
+    const [openedStore, startedDevnet, loadedModules, startedAdmin] = await Promise.allSettled([
+      opening,
       config.HUB_DEVNET
-        ? import("@hub/devnet-app")
-            .then(({ createDevnet }) =>
-              createDevnet({
-                port: config.DEVNET_PORT,
-                rpcPorts: config.DEVNET_RPC_PORTS,
-                solanaRpcPort: config.DEVNET_SOLANA_RPC_PORT,
-                dataDir,
-                logger: logger.child({ part: "devnet" }),
-              }),
-            )
-            .finally(() => phaseDone("devnet"))
+        ? startDevnet(config, dataDir, logger.child({ part: "devnet" })).finally(() => phaseDone("devnet"))
         : undefined,
-      importStackModules().finally(() => phaseDone("modules")),
+      loading,
+      Promise.all([opening, loading])
+        .then(([store]) => startAdminSide(config, { store, devFile, dataDir, logger }))
+        .finally(() => phaseDone("admin")),
     ]);
     if (openedStore.status === "fulfilled") cleanup.push(() => openedStore.value.close());
     if (startedDevnet.status === "fulfilled" && startedDevnet.value) {
       const running = startedDevnet.value;
       cleanup.push(() => running.stop());
     }
+    if (startedAdmin.status === "fulfilled") {
+      const { channel } = startedAdmin.value;
+      cleanup.push(() => channel.stop());
+    }
     if (openedStore.status === "rejected") throw openedStore.reason;
     if (startedDevnet.status === "rejected") throw startedDevnet.reason;
     if (loadedModules.status === "rejected") throw loadedModules.reason;
+    if (startedAdmin.status === "rejected") throw startedAdmin.reason;
     const store = openedStore.value;
     const devnet: Devnet | undefined = startedDevnet.value;
+    const { admin, reservations, development } = startedAdmin.value;
     const [
-      { createAdmin },
+      ,
       { createMemoryCounters, createRedisCounters },
       { createDashboardApp },
       { createCredentialResolver, createGatewayApp, createInProcessHubTransport, createUsageTally },
       {
         createChainFactsStore,
         createHubApp,
-        createReservationBook,
         devnetExternalProvider,
         devnetProviders,
         loadCatalog,
@@ -195,7 +267,7 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
         solanaReconcilerChainFromCatalog,
         solanaReconcilerChainsFromManifest,
       },
-      { startAdminChannel },
+      ,
       { startMetricsListener },
     ] = loadedModules.value;
 
@@ -303,29 +375,6 @@ export async function startStack(config: StackConfig, logger: Logger): Promise<R
     cleanup.push(() => hub.close());
     const hubUrl = await hub.app.listen({ host: "127.0.0.1", port: config.HUB_PORT });
     phaseDone("hub");
-
-    const reservations = createReservationBook(store.sql);
-    const admin = createAdmin({
-      store: store.access,
-      accounts: store.dashboard,
-      reservations,
-      usage: store.usage,
-      audit: store.audit,
-    });
-    // `hub admin` reaches the running stack through this channel, since a PGlite dir has one opener.
-    const adminChannel = await startAdminChannel({
-      admin,
-      dataDir,
-      logger: logger.child({ part: "admin" }),
-    });
-    cleanup.push(() => adminChannel.stop());
-    const development = config.HUB_DEVNET
-      ? await admin.ensureDevelopmentAccess({
-          allowedOrigin: config.HUB_DEV_ORIGIN,
-          ...(await readPreviousKey(devFile).then((key) => (key ? { previousKey: key } : {}))),
-        })
-      : undefined;
-    phaseDone("admin");
 
     const credentials = createCredentialResolver(
       {},

@@ -7,7 +7,7 @@ import Fastify, { type FastifyBaseLogger, LogController } from "fastify";
 import type { Logger } from "pino";
 import { createAggregator } from "./aggregator/aggregator.js";
 import { registerAggregatorRoutes } from "./aggregator/register-aggregator-routes.js";
-import { buildCatalog, startDevnetChains } from "./chains/index.js";
+import { buildCatalog, type DevnetChains, startDevnetChains } from "./chains/index.js";
 import { type Committee, createCommittee } from "./committee/create-committee.js";
 import { createSolanaRelease } from "./committee/solana-release.js";
 import { createChainTimeControl } from "./control/create-chain-time-control.js";
@@ -35,6 +35,11 @@ export interface DevnetConfig {
   committeeDelayMs?: number;
   /** Seconds between blocks; absent mines a block per transaction. */
   blockTimeSeconds?: number;
+  /**
+   * The EVM chains, already started by `startDevnetChains` (so they boot while the rest of the devnet
+   * loads): the devnet stops them with itself, and `rpcPorts` and `blockTimeSeconds` are not read.
+   */
+  chains?: DevnetChains;
   /** Folder under which `devnet/manifest.json` and `devnet/catalog.json` are written; `.data` by default. */
   dataDir?: string;
   logger: Logger;
@@ -111,10 +116,12 @@ export async function createDevnet(config: DevnetConfig): Promise<Devnet> {
 
   const startedAt = performance.now();
   try {
-    const chains = await startDevnetChains({
-      ...(config.rpcPorts ? { rpcPorts: config.rpcPorts } : {}),
-      ...(config.blockTimeSeconds !== undefined ? { blockTimeSeconds: config.blockTimeSeconds } : {}),
-    });
+    const chains =
+      config.chains ??
+      (await startDevnetChains({
+        ...(config.rpcPorts ? { rpcPorts: config.rpcPorts } : {}),
+        ...(config.blockTimeSeconds !== undefined ? { blockTimeSeconds: config.blockTimeSeconds } : {}),
+      }));
     cleanup.push(() => chains.stop());
     const chainsMs = Math.round(performance.now() - startedAt);
     const solanaStartedAt = performance.now();

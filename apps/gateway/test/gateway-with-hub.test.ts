@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { type HubTransport, openapiDocument } from "@hub/contract";
+import type { HubTransport } from "@hub/contract";
+import { openapiDocument } from "@hub/contract/openapi-document";
 import { createHttpHubTransport, createInProcessHubTransport } from "../src/index.js";
 import { assertRefusal, callGateway } from "./fixtures/call-gateway.js";
 import { rawRequest } from "./fixtures/raw-http.js";

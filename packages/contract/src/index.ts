@@ -11,7 +11,6 @@ export * from "./errors-doc.js";
 export * from "./hub-call.js";
 export * from "./hub-error.js";
 export * from "./ids.js";
-export * from "./openapi-document.js";
 export * from "./operation-contract.js";
 export * from "./operation-error-codes.js";
 export * from "./operations/create-order.js";

@@ -2,13 +2,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { parse } from "yaml";
-import {
-  errorCatalogue,
-  errorClientActions,
-  errorCodes,
-  openapiDocument,
-  renderErrorsDoc,
-} from "../src/index.js";
+import { errorCatalogue, errorClientActions, errorCodes, renderErrorsDoc } from "../src/index.js";
+import { openapiDocument } from "../src/openapi-document.js";
 
 const root = new URL("../../../", import.meta.url).pathname;
 

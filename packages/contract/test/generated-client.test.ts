@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import openapiTS, { astToString } from "openapi-typescript";
-import { openapiDocument } from "../src/index.js";
+import { openapiDocument } from "../src/openapi-document.js";
 
 const root = new URL("../../../", import.meta.url).pathname;
 

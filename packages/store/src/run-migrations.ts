@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SqlClient } from "./sql-client.js";
+import type { SqlClient, SqlExecutor } from "./sql-client.js";
 
 const MIGRATION_FILE = /^(\d{4})_([a-z0-9_]+)\.sql$/;
 
@@ -47,26 +47,44 @@ export function loadMigrations(dir: string): Migration[] {
   return migrations;
 }
 
+async function lockSchemaMigrations(tx: SqlExecutor): Promise<void> {
+  await tx.query("SELECT pg_advisory_xact_lock(hashtext('hub.schema_migrations.' || current_schema()))");
+  await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version integer PRIMARY KEY,
+    name text NOT NULL,
+    checksum text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`);
+}
+
+/** Whether every migration is recorded with its file's checksum: read in one transaction, under the lock. */
+async function allRecorded(client: SqlClient, migrations: readonly Migration[]): Promise<boolean> {
+  const recorded = await client.transaction(async (tx) => {
+    await lockSchemaMigrations(tx);
+    return tx.query<{ version: number; checksum: string }>("SELECT version, checksum FROM schema_migrations");
+  });
+  const checksums = new Map(recorded.map((row) => [row.version, row.checksum]));
+  return migrations.every((migration) => checksums.get(migration.version) === migration.checksum);
+}
+
 /**
  * Applies the migrations not yet recorded in schema_migrations, each in its own transaction.
  * A transaction-scoped advisory lock (keyed by the current schema) makes concurrent starts wait for
  * each other, and the check for an applied version happens under that lock, so each file runs once.
  * A recorded migration whose file changed since is refused: fix forward with a new file.
+ * A database with every file recorded unchanged (every start but the first) is checked in one
+ * transaction; anything else goes file by file.
  */
 export async function runMigrations(
   client: SqlClient,
   migrations: readonly Migration[],
 ): Promise<MigrationResult> {
+  const current = migrations.at(-1)?.version ?? 0;
+  if (await allRecorded(client, migrations)) return { applied: [], current };
   const applied: number[] = [];
   for (const migration of migrations) {
     const ran = await client.transaction(async (tx) => {
-      await tx.query("SELECT pg_advisory_xact_lock(hashtext('hub.schema_migrations.' || current_schema()))");
-      await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-        version integer PRIMARY KEY,
-        name text NOT NULL,
-        checksum text NOT NULL,
-        applied_at timestamptz NOT NULL DEFAULT now()
-      )`);
+      await lockSchemaMigrations(tx);
       const [existing] = await tx.query<{ checksum: string }>(
         "SELECT checksum FROM schema_migrations WHERE version = $1",
         [migration.version],
@@ -89,5 +107,5 @@ export async function runMigrations(
     });
     if (ran) applied.push(migration.version);
   }
-  return { applied, current: migrations.at(-1)?.version ?? 0 };
+  return { applied, current };
 }

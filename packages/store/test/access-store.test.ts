@@ -10,6 +10,7 @@ import {
   loadMigrations,
   migrationsDir,
   runMigrations,
+  type SqlClient,
   type TestDatabase,
 } from "../src/index.js";
 
@@ -64,6 +65,35 @@ for (const { driver, skip } of databases.drivers) {
           "SELECT count(*)::int AS n FROM schema_migrations",
         );
         assert.equal(row?.n, migrations.length);
+      } finally {
+        await fresh.dispose();
+      }
+    });
+
+    test("a database with every migration recorded unchanged is checked in one transaction", async () => {
+      const fresh = await databases.open(driver, { migrated: false });
+      try {
+        const migrations = loadMigrations(migrationsDir);
+        await runMigrations(fresh.sql, migrations.slice(0, -1));
+        let transactions = 0;
+        const counted: SqlClient = {
+          ...fresh.sql,
+          query: (text, params) => fresh.sql.query(text, params),
+          exec: (text) => fresh.sql.exec(text),
+          run: (name, text, params) => fresh.sql.run(name, text, params),
+          close: () => fresh.sql.close(),
+          transaction: (fn) => {
+            transactions += 1;
+            return fresh.sql.transaction(fn);
+          },
+        };
+        const last = await runMigrations(counted, migrations);
+        assert.deepEqual(last.applied, [migrations.length]);
+        assert.equal(transactions, 1 + migrations.length);
+        transactions = 0;
+        const again = await runMigrations(counted, migrations);
+        assert.deepEqual(again, { applied: [], current: migrations.length });
+        assert.equal(transactions, 1);
       } finally {
         await fresh.dispose();
       }
