@@ -9,6 +9,7 @@ import {
   quotePreviewSchema,
   quoteWinnerSchema,
   signableHash,
+  successEnvelope,
 } from "@hub/contract";
 import { getAddress, type Hex, hashTypedData } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -378,10 +379,14 @@ describe("quote rounds against the devnet through the hub", () => {
   });
 
   test("the disclosed winner of a quote is what the quotes table holds", async () => {
-    const winner = dataOf(await main.post("/v1/quote", body())) as QuoteWinner;
+    const posted = await main.post("/v1/quote", body());
+    const winner = dataOf(posted) as QuoteWinner;
     const { row } = await templateOf(main, winner.quoteId);
     const stored = typeof row.winner === "string" ? JSON.parse(row.winner) : row.winner;
     assert.deepEqual(stored, winner);
     assert.equal(new Date(row.expires_at).toISOString(), winner.expiresAt);
+    // The winner's text is written once for both; the answer is still the serialized envelope's bytes.
+    const requestId = posted.answer.headers["x-request-id"]!;
+    assert.equal(posted.answer.body.toString("utf8"), JSON.stringify(successEnvelope(winner, requestId)));
   });
 });

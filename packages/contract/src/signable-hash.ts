@@ -15,10 +15,33 @@ function quotedKey(key: string): string {
   return quoted;
 }
 
+// The canonical JSON of values frozen for good (a lane's typed-data types), written once.
+const frozenTexts = new WeakMap<object, string>();
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== "object") return;
+  Object.freeze(value);
+  for (const item of Object.values(value)) deepFreeze(item);
+}
+
+/**
+ * Deep-freezes plain data the hub puts in many payloads (a lane's typed-data types) and keeps its
+ * canonical JSON, which canonicalJson then writes wherever this very object appears. Returns the value.
+ */
+export function freezeCanonicalJson<T extends object>(value: T): T {
+  deepFreeze(value);
+  frozenTexts.set(value, canonicalJson(value));
+  return value;
+}
+
 /** JSON with object keys sorted at every depth and no whitespace: the bytes signableHash is taken over. */
 export function canonicalJson(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Object.isFrozen(value)) {
+    const text = frozenTexts.get(value);
+    if (text !== undefined) return text;
+  }
   if (Array.isArray(value)) {
     let json = "[";
     for (let i = 0; i < value.length; i += 1) {

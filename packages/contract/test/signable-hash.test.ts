@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { test } from "node:test";
 import fc from "fast-check";
-import { canonicalJson, canonicalSha256, signableHash } from "../src/index.js";
+import { canonicalJson, canonicalSha256, freezeCanonicalJson, signableHash } from "../src/index.js";
 
 test("canonical JSON sorts keys at every depth, keeps array order and drops undefined members", () => {
   assert.equal(
@@ -53,6 +53,50 @@ test("canonical JSON is byte for byte the reference's on any JSON-like value, un
     }),
     { numRuns: 3000 },
   );
+});
+
+test("canonical JSON is the reference's when parts of the value were frozen with their text kept", () => {
+  const value = fc.letrec((tie) => ({
+    leaf: fc.oneof(
+      fc.string({ unit: "binary", maxLength: 8 }),
+      fc.integer(),
+      fc.constant(null),
+      fc.constant(undefined),
+    ),
+    node: fc.oneof(
+      { depthSize: "small" },
+      tie("leaf"),
+      tie("frozen"),
+      fc.array(tie("node"), { maxLength: 4 }),
+      fc.sparseArray(tie("leaf"), { maxLength: 4 }),
+      fc.dictionary(fc.string({ unit: "binary", maxLength: 6 }), tie("node"), { maxKeys: 5 }),
+    ),
+    // Frozen with its text kept, or only frozen (no text kept: written as any other value).
+    frozen: fc
+      .tuple(
+        fc.oneof(
+          fc.array(tie("node"), { maxLength: 4 }),
+          fc.dictionary(fc.string({ unit: "binary", maxLength: 6 }), tie("node"), { maxKeys: 5 }),
+        ),
+        fc.boolean(),
+      )
+      .map(([item, keep]) => (keep ? freezeCanonicalJson(item) : Object.freeze(item))),
+  })).node;
+  fc.assert(
+    fc.property(value, (input) => {
+      assert.equal(canonicalJson(input), referenceCanonicalJson(input));
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test("a value whose canonical JSON is kept cannot change at any depth", () => {
+  const types = freezeCanonicalJson({ Mandate: [{ name: "user", type: "address" }] });
+  assert.throws(() => {
+    types.Mandate[0]!.type = "bytes32";
+  }, TypeError);
+  assert.throws(() => types.Mandate.push({ name: "x", type: "uint256" }), TypeError);
+  assert.equal(canonicalJson({ types }), '{"types":{"Mandate":[{"name":"user","type":"address"}]}}');
 });
 
 test("canonicalSha256 is createHash's SHA-256 of the canonical JSON's UTF-8, lone surrogates included", () => {

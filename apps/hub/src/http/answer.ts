@@ -9,7 +9,7 @@ import {
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
-/** Data serialized once (the catalog): the envelope's bytes up to the request id are kept ready. */
+/** Data already serialized (the catalog, a quote's winner): the envelope up to the request id, ready. */
 export class PrerenderedJson {
   readonly head: Buffer;
   constructor(json: string) {

@@ -1,4 +1,5 @@
 import { quoteRequestBody } from "@hub/contract";
+import { PrerenderedJson } from "../http/answer.js";
 import type { OperationRouter } from "../http/operation.js";
 import { resolveQuoteRoute } from "../quotes/resolve-quote-route.js";
 import type { HubServices } from "../services/hub-services.js";
@@ -11,6 +12,8 @@ export function registerCreateQuote(router: OperationRouter, services: HubServic
     body: quoteRequestBody,
     // An asset route the catalog cannot serve is refused before the charge (spec common rule 5).
     resolve: ({ body }) => resolveQuoteRoute(services.catalog.catalog, body),
-    handle: ({ body, resolved, caller, signal }) => services.quotes.quote(body, resolved, caller, signal),
+    // The answer's data is the text the quotes row stores: the winner serialized once.
+    handle: async ({ body, resolved, caller, signal }) =>
+      new PrerenderedJson((await services.quotes.quote(body, resolved, caller, signal)).winnerJson),
   });
 }

@@ -19,6 +19,12 @@ import type { QuoteRoute } from "../quotes/resolve-quote-route.js";
 import type { NewQuote, QuoteStore, StoredQuote } from "../store/quote-store.js";
 import type { Caller } from "./caller.js";
 
+/** A stored winner and its JSON text, serialized once for the quotes row and the answer. */
+export interface IssuedQuote {
+  winner: QuoteWinner;
+  winnerJson: string;
+}
+
 /** Each call takes the request's route as the quote route resolved it before the charge. */
 export interface QuoteService {
   /** POST /quote: one round, the winner disclosed and stored. */
@@ -27,7 +33,7 @@ export interface QuoteService {
     route: QuoteRoute,
     caller: Caller,
     signal: AbortSignal | undefined,
-  ): Promise<QuoteWinner>;
+  ): Promise<IssuedQuote>;
   /** POST /quote/preview: indicative offers of every provider, best first; nothing stored. */
   preview(
     request: QuoteRequest,
@@ -123,8 +129,9 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         const quotes = await round.run(route, {}, signal);
         if (!quoteStore) throw noQuoteProvider();
         const { row, disclosed } = record(quotes[0]!, caller, canonicalSha256(request), null);
-        await quoteStore.insert(row);
-        return disclosed;
+        const winnerJson = JSON.stringify(disclosed);
+        await quoteStore.insert({ ...row, winnerJson });
+        return { winner: disclosed, winnerJson };
       });
     },
 

@@ -22,7 +22,10 @@ export interface StoredQuote {
   registrableUntil: Date;
 }
 
-export type NewQuote = StoredQuote;
+export interface NewQuote extends StoredQuote {
+  /** JSON.stringify(winner), when the caller has it already (the answer's own text). */
+  winnerJson?: string;
+}
 
 export interface QuoteStore {
   /** Stores a non-prepared winner. */
@@ -87,7 +90,7 @@ function fromRow(row: QuoteRow): StoredQuote {
 
 /** A quote's 15 parameters, and whether its JSON goes in through a jsonb cast (needsJsonbCheck). */
 function params(quote: NewQuote): { values: (string | null)[]; jsonbCheck: boolean } {
-  const winner = JSON.stringify(quote.winner);
+  const winner = quote.winnerJson ?? JSON.stringify(quote.winner);
   const template = JSON.stringify(quote.template);
   return {
     values: [

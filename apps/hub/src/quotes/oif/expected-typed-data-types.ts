@@ -1,10 +1,12 @@
 import { createTypedDataHasher, permit2WitnessTypes, receiveWithAuthorizationTypes } from "@hub/chain";
+import { freezeCanonicalJson } from "@hub/contract";
 
 type WireTypes = Record<string, { name: string; type: string }[]>;
 
+// Frozen: every disclosure's payload holds these very objects, and their canonical JSON is written once.
 function wire(types: Record<string, readonly { name: string; type: string }[]>): WireTypes {
-  return Object.fromEntries(
-    Object.entries(types).map(([name, fields]) => [name, fields.map((f) => ({ ...f }))]),
+  return freezeCanonicalJson(
+    Object.fromEntries(Object.entries(types).map(([name, fields]) => [name, fields.map((f) => ({ ...f }))])),
   );
 }
 
