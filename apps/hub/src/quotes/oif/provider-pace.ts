@@ -19,8 +19,8 @@ export function createProviderPace(): ProviderPace {
 }
 
 /**
- * The provider to ask before the others: the one whose answers came slowest lately, by more than
- * none; undefined while any provider in the round has not answered yet or all answer alike.
+ * The provider to ask before the others: the one whose answers came slowest lately (the first
+ * configured of equals); undefined while a provider of the round has not answered yet or all are alike.
  */
 export function slowestProvider(pace: ProviderPace, providerIds: readonly string[]): string | undefined {
   let slowest: string | undefined;
