@@ -23,7 +23,6 @@ import { createOrganizationRateLimiter } from "./limits/organization-rate-limite
 import { createOutboundLimiter } from "./limits/outbound-limiter.js";
 import { createQuoteAdmission } from "./limits/quote-admission.js";
 import { createSourceRateLimiter } from "./limits/source-rate-limiter.js";
-import { createExternalQuoteSource } from "./quotes/external/external-quote-source.js";
 import {
   chainRpcCheck,
   databaseCheck,
@@ -34,8 +33,10 @@ import {
 } from "./operations/hub-readiness-checks.js";
 import { createOperationsMetrics, type OperationsMetrics } from "./operations/operations-metrics.js";
 import { createReadiness, type Readiness, type ReadinessCheck } from "./operations/readiness.js";
-import { createSolanaBlockhashChecker, type SolanaChainRpc } from "./quotes/oif/solana-blockhash-checker.js";
+import { createExternalQuoteSource } from "./quotes/external/external-quote-source.js";
 import { createOifQuoteSource } from "./quotes/oif/oif-quote-source.js";
+import { createProviderPace } from "./quotes/oif/provider-pace.js";
+import { createSolanaBlockhashChecker, type SolanaChainRpc } from "./quotes/oif/solana-blockhash-checker.js";
 import { createProxyQuoteSource } from "./quotes/proxy/proxy-quote-source.js";
 import { createSwapRouterReader } from "./quotes/proxy/swap-router-reader.js";
 import { createQuoteMetrics } from "./quotes/quote-metrics.js";
@@ -218,6 +219,7 @@ export function createHubApp(deps: HubAppDeps): HubApp {
     logger: quoteLogger,
     clock,
     solanaBlockhashes: createSolanaBlockhashChecker({ chains: deps.solanaChains ?? [], clock }),
+    pace: createProviderPace(),
   };
   const quoteSources = [
     ...(oifProviders

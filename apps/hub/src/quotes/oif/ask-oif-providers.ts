@@ -13,6 +13,7 @@ import {
   type OifQuoteAddresses,
   oifQuoteAddresses,
 } from "./build-oif-quote-request.js";
+import { type ProviderPace, slowestProvider } from "./provider-pace.js";
 import type { SolanaBlockhashChecker } from "./solana-blockhash-checker.js";
 import { type VetOutcome, type VettedOifQuote, vetOifQuote } from "./vet-oif-quote.js";
 
@@ -24,6 +25,8 @@ export interface OifProvidersDeps {
   clock: Clock;
   /** Asks a Solana chain whether an answer's recent blockhash is valid; absent: every Solana answer is discarded. */
   solanaBlockhashes?: SolanaBlockhashChecker;
+  /** Each provider's recent answer time; with it, a round asks the slowest provider first. */
+  pace?: ProviderPace;
 }
 
 /** What one OIF call came to: its outcome's kind and the quotes that passed vetting. */
@@ -96,7 +99,11 @@ export async function askOifProviders(
       { providerTimeoutMs: client.provider.timeoutMs, solverId: scope.solverId },
       addresses,
     );
+    const started = performance.now();
     const outcome = await client.quote(request, signal);
+    if (outcome.kind !== "unavailable" || outcome.reason !== "aborted") {
+      deps.pace?.answered(providerId, performance.now() - started);
+    }
     metrics.providerOutcome(providerId, outcome.kind);
     if (outcome.kind !== "quotes") {
       if (outcome.kind !== "no-quotes") {
@@ -155,5 +162,16 @@ export async function askOifProviders(
     throw new HubError("EIN0008", { message: "No viable route: no provider serves this route's lanes." });
   }
   const addresses = oifQuoteAddresses(route);
-  return Promise.all(calls.map(({ client, lane }) => ask(client, lane, addresses)));
+  const first =
+    deps.pace && slowestProvider(deps.pace, [...new Set(calls.map(({ client }) => client.provider.id))]);
+  if (first === undefined) return Promise.all(calls.map(({ client, lane }) => ask(client, lane, addresses)));
+  // The round ends on its slowest provider: its calls are made first, and the others a loop turn
+  // later, after undici has written those (it writes a request on a reused socket in the check phase).
+  const firstAsked = calls.map(({ client, lane }) =>
+    client.provider.id === first ? ask(client, lane, addresses) : undefined,
+  );
+  const turn = new Promise<void>((resolve) => setImmediate(resolve));
+  return Promise.all(
+    calls.map(({ client, lane }, i) => firstAsked[i] ?? turn.then(() => ask(client, lane, addresses))),
+  );
 }
