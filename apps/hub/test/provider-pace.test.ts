@@ -162,6 +162,49 @@ describe("provider pace: which provider a round asks first", () => {
     );
   });
 
+  test("while another round's calls are out, a round asks in configured order at once; alone again, slowest first", async () => {
+    const pace = createProviderPace();
+    pace.answered("fast", 10);
+    pace.answered("slow", 25);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const heldCalls: string[] = [];
+    const other = askOifProviders(
+      depsOf([fakeProvider("held", heldCalls, noQuotes, () => held)], pace),
+      route,
+      {},
+      new AbortController().signal,
+    );
+    const calls: string[] = [];
+    const providers = [fakeProvider("fast", calls, noQuotes), fakeProvider("slow", calls, refused)];
+    const beside = askOifProviders(depsOf(providers, pace), route, {}, new AbortController().signal);
+    assert.deepEqual(calls, [
+      "fast/oif-3009-v0",
+      "fast/oif-escrow-v0",
+      "slow/oif-3009-v0",
+      "slow/oif-escrow-v0",
+    ]);
+    await beside;
+    release();
+    await other;
+    calls.length = 0;
+    const alone = askOifProviders(depsOf(providers, pace), route, {}, new AbortController().signal);
+    assert.deepEqual(calls, ["slow/oif-3009-v0", "slow/oif-escrow-v0"]);
+    await alone;
+  });
+
+  test("a round that fails still stops counting as asking", async () => {
+    const pace = createProviderPace();
+    const failing: OifAggregatorClient = {
+      ...fakeProvider("failing", [], noQuotes),
+      quote: () => Promise.reject(new Error("broken client")),
+    };
+    await assert.rejects(askOifProviders(depsOf([failing], pace), route, {}, new AbortController().signal));
+    const { others, done } = pace.asking();
+    done();
+    assert.equal(others, 0);
+  });
+
   test("without a pace, or before every provider has answered, providers are asked in configured order at once", async () => {
     for (const pace of [undefined, createProviderPace()]) {
       const calls: string[] = [];

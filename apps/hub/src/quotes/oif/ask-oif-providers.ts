@@ -162,16 +162,27 @@ export async function askOifProviders(
     throw new HubError("EIN0008", { message: "No viable route: no provider serves this route's lanes." });
   }
   const addresses = oifQuoteAddresses(route);
-  const first =
-    deps.pace && slowestProvider(deps.pace, [...new Set(calls.map(({ client }) => client.provider.id))]);
-  if (first === undefined) return Promise.all(calls.map(({ client, lane }) => ask(client, lane, addresses)));
-  // The round ends on its slowest provider: its calls are made first, and the others a loop turn
-  // later, after undici has written those (it writes a request on a reused socket in the check phase).
-  const firstAsked = calls.map(({ client, lane }) =>
-    client.provider.id === first ? ask(client, lane, addresses) : undefined,
-  );
-  const turn = new Promise<void>((resolve) => setImmediate(resolve));
-  return Promise.all(
-    calls.map(({ client, lane }, i) => firstAsked[i] ?? turn.then(() => ask(client, lane, addresses))),
-  );
+  const pace = deps.pace;
+  const asking = pace?.asking();
+  try {
+    // Alone, a round ends on its slowest provider: its calls are made first, and the others a loop
+    // turn later, after undici has written those (it writes a request on a reused socket in the check
+    // phase). Beside other rounds the CPU is busy anyway and the extra turn only costs (issue 13).
+    const first =
+      pace !== undefined && asking?.others === 0
+        ? slowestProvider(pace, [...new Set(calls.map(({ client }) => client.provider.id))])
+        : undefined;
+    if (first === undefined) {
+      return await Promise.all(calls.map(({ client, lane }) => ask(client, lane, addresses)));
+    }
+    const firstAsked = calls.map(({ client, lane }) =>
+      client.provider.id === first ? ask(client, lane, addresses) : undefined,
+    );
+    const turn = new Promise<void>((resolve) => setImmediate(resolve));
+    return await Promise.all(
+      calls.map(({ client, lane }, i) => firstAsked[i] ?? turn.then(() => ask(client, lane, addresses))),
+    );
+  } finally {
+    asking?.done();
+  }
 }

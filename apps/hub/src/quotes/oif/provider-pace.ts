@@ -1,19 +1,37 @@
-/** How long each provider took to answer a quote call lately, so that a round asks the slowest first. */
+/**
+ * How long each provider took to answer a quote call lately, so that a round alone asks the slowest
+ * first, and how many rounds have calls out now.
+ */
 export interface ProviderPace {
   /** The provider's recent answer time in milliseconds; undefined before its first answer. */
   of(providerId: string): number | undefined;
   /** One call's time from its start to its outcome. */
   answered(providerId: string, ms: number): void;
+  /** Counts a round as asking until `done` runs; `others` is how many other rounds were asking. */
+  asking(): { others: number; done: () => void };
 }
 
 /** A moving average per provider: each call moves it an eighth of the way to the call's time. */
 export function createProviderPace(): ProviderPace {
   const recentMs = new Map<string, number>();
+  let rounds = 0;
   return {
     of: (providerId) => recentMs.get(providerId),
     answered(providerId, ms) {
       const before = recentMs.get(providerId);
       recentMs.set(providerId, before === undefined ? ms : before + (ms - before) / 8);
+    },
+    asking() {
+      const others = rounds;
+      rounds += 1;
+      let counted = true;
+      return {
+        others,
+        done: () => {
+          if (counted) rounds -= 1;
+          counted = false;
+        },
+      };
     },
   };
 }
