@@ -214,8 +214,13 @@ export function createAggregator(config: AggregatorConfig): Aggregator {
     let timedOut = 0;
     const rounds = await Promise.all(
       selected.map(async (entry): Promise<QuoteResponse[]> => {
+        // Held in this scope (read in the catch below): Node 20's AbortSignal.any holds its sources
+        // weakly, and a timeout signal nothing else holds is collected at the next GC and never fires
+        // (nodejs/node#57736; an inline AbortSignal.timeout here was lost in 20 of 20 tries with a GC
+        // during the wait), so a slow solver was kept in the round past its per-solver timeout.
+        const perSolver = AbortSignal.timeout(perSolverMs);
+        const signal = AbortSignal.any([perSolver, whole]);
         try {
-          const signal = AbortSignal.any([AbortSignal.timeout(perSolverMs), whole]);
           const parsed = solverQuotesResponseSchema.safeParse(
             await entry.client.getQuotes(forwarded, signal),
           );
@@ -244,7 +249,7 @@ export function createAggregator(config: AggregatorConfig): Aggregator {
             };
           });
         } catch (error) {
-          if (isAbort(error)) timedOut += 1;
+          if (isAbort(error) || perSolver.aborted) timedOut += 1;
           else errors += 1;
           return [];
         }
