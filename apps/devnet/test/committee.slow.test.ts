@@ -139,8 +139,17 @@ describe("attestation committee", () => {
     assert.ok(!tooEarly(provenAt), `proven ${provenAt - fillSentAt} ms after the fill`);
     t.diagnostic(`${unprovenReads} reads saw the fill unproven; proven ${provenAt - fillSentAt} ms after it`);
 
-    const view = await devnet.call<{ fills: ObservedFill[] }>("GET", "/control/committee");
-    const seen = view.body.fills.find((entry) => entry.orderId === orderId);
+    // The committee marks the fill proven once it has read its attestation's receipt, which can come a
+    // poll after the oracle already answers proven: its view is read until the fill leaves "waiting".
+    const seen = await pollUntil(
+      "the committee's view of the fill",
+      async () => {
+        const view = await devnet.call<{ fills: ObservedFill[] }>("GET", "/control/committee");
+        const fill = view.body.fills.find((entry) => entry.orderId === orderId);
+        return fill?.state === "waiting" ? undefined : fill;
+      },
+      { timeoutMs: 15_000 },
+    );
     assert.equal(seen?.state, "proven");
     assert.equal(seen?.originChainId, origin!.chainId);
     assert.match(seen?.attestationTxHash ?? "", /^0x[0-9a-f]{64}$/);
