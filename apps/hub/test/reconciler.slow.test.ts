@@ -323,7 +323,9 @@ for (const { driver, skip } of databases.drivers) {
           clock: systemClock,
           logger,
           leaseName,
-          leaseTtlMs: 1000,
+          // The killed child's short lease is what must lapse; this one must outlast a whole catch-up
+          // tick on a busy machine, or its own write is fenced off (the tick reports a watermark conflict).
+          leaseTtlMs: 15_000,
         });
         const result = await pollUntil(
           "the restarted reconciler to lead",
