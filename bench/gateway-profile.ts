@@ -1,7 +1,8 @@
 // Profiles the gateway path alone: `BENCH_CPU_PROFILE_DIR=<dir> node --import tsx bench/gateway-profile.ts`
 // serves GET /v1/catalog through the gateway and in-process hub under 6 s of load from a separate process
 // and writes <dir>/gateway-profile.cpuprofile of the load alone (BARE=1: the bare node:http server
-// instead; HTTP_TRANSPORT=1: the gateway calls the hub's listener). It prints the server's CPU per request.
+// instead; HTTP_TRANSPORT=1: the gateway calls the hub's listener; FLOOR=1: a bare node:http server that
+// forwards to the hub's listener with the same transport, no checks). It prints the server's CPU per request.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMemoryCounters } from "@hub/counters";
@@ -26,13 +27,14 @@ const hub = createTestHubApp({
 });
 const { key, store } = singleKeyStore("org_bench");
 // HTTP_TRANSPORT=1: the gateway reaches the hub's own listener (in this process) over HTTP.
-if (process.env.HTTP_TRANSPORT) await hub.app.listen({ port: 0, host: "127.0.0.1" });
-const transport = process.env.HTTP_TRANSPORT
-  ? createHttpHubTransport({
-      url: `http://127.0.0.1:${(hub.app.server.address() as AddressInfo).port}`,
-      connections: 32,
-    })
-  : createInProcessHubTransport(hub);
+if (process.env.HTTP_TRANSPORT || process.env.FLOOR) await hub.app.listen({ port: 0, host: "127.0.0.1" });
+const transport =
+  process.env.HTTP_TRANSPORT || process.env.FLOOR
+    ? createHttpHubTransport({
+        url: `http://127.0.0.1:${(hub.app.server.address() as AddressInfo).port}`,
+        connections: 32,
+      })
+    : createInProcessHubTransport(hub);
 const credentials = createCredentialResolver({}, { store, logger: quiet });
 const app = createGatewayApp({
   config: { hubCredential: HUB_SECRET, organizationPool: { ratePerSecond: 1e9, burst: 1e9 } },
@@ -53,9 +55,25 @@ const bare = createServer((_request, response) => {
   });
   response.end(sample.body);
 });
-const server = process.env.BARE ? bare : app.server;
-if (process.env.BARE) await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
-else await app.listen({ port: 0, host: "127.0.0.1" });
+const floorHeaders = { "x-gateway-credential": HUB_SECRET, "x-service-org": "org_bench" };
+const floor = createServer((request, response) => {
+  transport.send({ method: request.method ?? "GET", url: request.url ?? "/", headers: floorHeaders }).then(
+    (answer) => {
+      response.writeHead(answer.statusCode, {
+        "content-type": answer.headers["content-type"],
+        "x-request-id": answer.headers["x-request-id"],
+      });
+      response.end(answer.body);
+    },
+    () => {
+      response.writeHead(502);
+      response.end();
+    },
+  );
+});
+const server = process.env.BARE ? bare : process.env.FLOOR ? floor : app.server;
+if (server === app.server) await app.listen({ port: 0, host: "127.0.0.1" });
+else await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/catalog`;
 const result = await load(
   url,
@@ -64,8 +82,9 @@ const result = await load(
   { label: "gateway-profile" },
 );
 console.log(JSON.stringify({ ...result, cpuMicros: result.serverCpuMicrosPerRequest }));
-bare.close();
+if (server !== app.server) server.close();
 await app.close();
+await transport.close();
 await credentials.close();
 await hub.close();
 process.exit(0);

@@ -1,7 +1,8 @@
 // Gateway benchmark: requests/s and p50/p99 of GET /v1/catalog through the gateway (in-process hub,
 // the default), straight to the hub's own HTTP listener, and from a bare node:http server answering the
 // same bytes; then p99 through the gateway at half the bare server's throughput; then the HTTP transport
-// (gateway → the hub's listener) beside an nginx proxy_pass hop to the same listener (bench/gateway-nginx.ts). The load generator
+// (gateway → the hub's listener) beside the least a Node hop costs (a bare node:http server forwarding with
+// the same transport, no checks) and an nginx proxy_pass hop to the same listener (bench/gateway-nginx.ts). The load generator
 // (autocannon) runs in its own process on loopback. `npm run bench -- gateway`, or standalone:
 // `node --import tsx bench/gateway.ts`.
 import { createServer } from "node:http";
@@ -163,6 +164,39 @@ export async function run(options: Partial<LoadSettings> = {}): Promise<object> 
       await overHttp.close();
     }
 
+    // The least a Node hop costs: a bare node:http server that forwards each request with the same
+    // transport to the hub's listener and writes its answer back, with no check, deadline or log.
+    const floorTransport = createHttpHubTransport({ url: hubUrl, connections: 32 });
+    const floorHeaders = { "x-gateway-credential": HUB_SECRET, "x-service-org": ORG };
+    const floor = createServer((request, response) => {
+      floorTransport
+        .send({ method: request.method ?? "GET", url: request.url ?? "/", headers: floorHeaders })
+        .then(
+          (answer) => {
+            response.writeHead(answer.statusCode, {
+              "content-type": answer.headers["content-type"],
+              "x-request-id": answer.headers["x-request-id"],
+            });
+            response.end(answer.body);
+          },
+          () => {
+            response.writeHead(502);
+            response.end();
+          },
+        );
+    });
+    const floorPort = await listenOn(floor);
+    let floorHop: LoadResult;
+    try {
+      floorHop = await load(`http://127.0.0.1:${floorPort}/v1/catalog`, {}, settings, {
+        label: "gateway-floor-hop",
+      });
+      results.nodeHopFloor = floorHop;
+    } finally {
+      await new Promise<void>((resolve) => floor.close(() => resolve()));
+      await floorTransport.close();
+    }
+
     // The same hop made by nginx: proxy_pass to the hub's listener, the hub credential set by nginx.
     const nginx = await startNginxHop(new URL(hubUrl).host, {
       "x-gateway-credential": HUB_SECRET,
@@ -181,11 +215,17 @@ export async function run(options: Partial<LoadSettings> = {}): Promise<object> 
         const gatewayHopMicros =
           (gatewayHttp.serverCpuMicrosPerRequest ?? 0) -
           (results.hubDirect as LoadResult).serverCpuMicrosPerRequest!;
+        // The same for the bare forwarding server: the floor any Node hop stands on.
+        const floorHopMicros =
+          (floorHop.serverCpuMicrosPerRequest ?? 0) -
+          (results.hubDirect as LoadResult).serverCpuMicrosPerRequest!;
         results.httpTransportVerdict = {
           gatewayHopCpuMicrosPerRequest: gatewayHopMicros,
           nginxHopCpuMicrosPerRequest: Math.round(hopMicros),
           ratioToNginx: Number((gatewayHopMicros / Math.max(1, hopMicros)).toFixed(2)),
           target: 1.5,
+          nodeHopFloorCpuMicrosPerRequest: floorHopMicros,
+          floorRatioToNginx: Number((floorHopMicros / Math.max(1, hopMicros)).toFixed(2)),
         };
       } finally {
         await nginx.close();

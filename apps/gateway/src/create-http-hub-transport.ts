@@ -38,25 +38,40 @@ interface Connection {
   idleLimitMs: number;
 }
 
-/** The request's head and body as one buffer, so each call is one write. */
-function requestBytes(call: HubCall, host: string): Buffer | string {
-  if (!TOKEN.test(call.method)) throw new Error("invalid request method");
-  if (INVALID_PATH.test(call.url)) throw new Error("invalid request path");
-  let head = `${call.method} ${call.url} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\n`;
-  for (const name in call.headers) {
-    const value = call.headers[name]!;
-    if (!TOKEN.test(name) || INVALID_HEADER_VALUE.test(value)) throw new Error(`invalid ${name} header`);
-    head += `${name}: ${value}\r\n`;
-  }
-  const body = call.body;
-  if (body === undefined || body.length === 0) {
-    return PAYLOAD_METHODS.has(call.method) ? `${head}content-length: 0\r\n\r\n` : `${head}\r\n`;
-  }
-  head += `content-length: ${body.length}\r\n\r\n`;
-  const bytes = Buffer.allocUnsafe(head.length + body.length);
-  bytes.write(head, 0, "latin1");
-  body.copy(bytes, head.length);
-  return bytes;
+/** How many header names and values are remembered as already checked; past it, each is checked anew. */
+const CHECKED_HEADERS_KEPT = 64;
+
+/**
+ * Builds each request's head and body as one buffer, so each call is one write. Header names and the
+ * last value seen under each are remembered once checked: the gateway sends the same few names, most
+ * with the same value (agent, language, credential, organization), on every call.
+ */
+function createRequestWriter(host: string): (call: HubCall) => Buffer | string {
+  const checked = new Map<string, string>();
+  return function requestBytes(call) {
+    if (!TOKEN.test(call.method)) throw new Error("invalid request method");
+    if (INVALID_PATH.test(call.url)) throw new Error("invalid request path");
+    let head = `${call.method} ${call.url} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\n`;
+    const headers = call.headers;
+    for (const name in headers) {
+      const value = headers[name]!;
+      const known = checked.get(name);
+      if (known === undefined || known !== value) {
+        if (!TOKEN.test(name) || INVALID_HEADER_VALUE.test(value)) throw new Error(`invalid ${name} header`);
+        if (checked.size < CHECKED_HEADERS_KEPT || checked.has(name)) checked.set(name, value);
+      }
+      head += `${name}: ${value}\r\n`;
+    }
+    const body = call.body;
+    if (body === undefined || body.length === 0) {
+      return PAYLOAD_METHODS.has(call.method) ? `${head}content-length: 0\r\n\r\n` : `${head}\r\n`;
+    }
+    head += `content-length: ${body.length}\r\n\r\n`;
+    const bytes = Buffer.allocUnsafe(head.length + body.length);
+    bytes.write(head, 0, "latin1");
+    body.copy(bytes, head.length);
+    return bytes;
+  };
 }
 
 /**
@@ -81,6 +96,7 @@ export function createHttpHubTransport(config: HttpHubTransportConfig): HubTrans
   let watch: NodeJS.Timeout | undefined;
   // Every connection reads into this one buffer; the parser copies what it keeps before the next read.
   const readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+  const requestBytes = createRequestWriter(target.host);
 
   function open(): Connection {
     const socket = connect({
@@ -117,7 +133,7 @@ export function createHttpHubTransport(config: HttpHubTransportConfig): HubTrans
   function start(connection: Connection, exchange: Exchange): void {
     let bytes: Buffer | string;
     try {
-      bytes = requestBytes(exchange.call, target.host);
+      bytes = requestBytes(exchange.call);
     } catch (error) {
       settle(exchange);
       exchange.reject(error);
@@ -244,10 +260,7 @@ export function createHttpHubTransport(config: HttpHubTransportConfig): HubTrans
   function settle(exchange: Exchange): void {
     exchange.settled = true;
     active -= 1;
-    if (active > 0) return;
-    if (watch !== undefined) clearInterval(watch);
-    watch = undefined;
-    drained?.();
+    if (active === 0) drained?.();
   }
 
   /**
@@ -255,6 +268,13 @@ export function createHttpHubTransport(config: HttpHubTransportConfig): HubTrans
    * deadline makes only when asked for its signal. A passed deadline cuts the call within DEADLINE_CHECK_MS.
    */
   function checkDeadlines(): void {
+    // The check stops on a tick with no call in flight, not at every moment none is: under load the
+    // count touches zero many times a second, and a timer set and cleared each time cost more than a tick.
+    if (active === 0) {
+      clearInterval(watch);
+      watch = undefined;
+      return;
+    }
     for (const connection of all) {
       const exchange = connection.exchange;
       if (exchange?.call.deadline?.aborted) abort(exchange, new Error("the gateway's deadline passed"));
@@ -296,15 +316,13 @@ export function createHttpHubTransport(config: HttpHubTransportConfig): HubTrans
   }
 
   return {
-    async send(call): Promise<HubAnswer> {
-      try {
-        return await exchangeOf(call);
-      } catch (error) {
+    send(call): Promise<HubAnswer> {
+      return exchangeOf(call).then(undefined, (error: unknown) => {
         if (call.deadline?.aborted) {
           throw new HubTransportError("timeout", "the gateway's timeout fired", { cause: error });
         }
         throw new HubTransportError("unreachable", "no answer from the hub over HTTP", { cause: error });
-      }
+      });
     },
     close(): Promise<void> {
       closed ??= (async () => {
@@ -313,6 +331,8 @@ export function createHttpHubTransport(config: HttpHubTransportConfig): HubTrans
         for (const connection of [...all]) discard(connection);
         if (sweep !== undefined) clearInterval(sweep);
         sweep = undefined;
+        if (watch !== undefined) clearInterval(watch);
+        watch = undefined;
       })();
       return closed;
     },

@@ -25,6 +25,50 @@ type Stage =
   | "untilClose"
   | "done";
 
+/** `text` from `start` to `end` without the spaces and tabs around it (only those: other bytes are the value's). */
+function trimmed(text: string, start: number, end: number): string {
+  let from = start;
+  let to = end;
+  while (from < to && (text.charCodeAt(from) === 32 || text.charCodeAt(from) === 9)) from++;
+  while (to > from && (text.charCodeAt(to - 1) === 32 || text.charCodeAt(to - 1) === 9)) to--;
+  return text.slice(from, to);
+}
+
+/**
+ * The names a hub answer carries, lower-cased, as constants: a header named one of them (in any case)
+ * gets this string instead of a new one, which the answer's object and the gateway's lookups would
+ * each have to hash again.
+ */
+const KNOWN_NAMES = [
+  "content-type",
+  "content-length",
+  "x-request-id",
+  "date",
+  "connection",
+  "keep-alive",
+  "cache-control",
+  "transfer-encoding",
+  "vary",
+  "retry-after",
+];
+
+/** The lower-cased name `text` holds from `start` to `end`: a known name's constant, else a new string. */
+function headerName(text: string, start: number, end: number): string {
+  const length = end - start;
+  for (const known of KNOWN_NAMES) {
+    if (known.length !== length) continue;
+    let i = 0;
+    while (i < length) {
+      const c = text.charCodeAt(start + i);
+      const k = known.charCodeAt(i);
+      if (c !== k && !(c >= 65 && c <= 90 && c + 32 === k)) break;
+      i++;
+    }
+    if (i === length) return known;
+  }
+  return text.slice(start, end).toLowerCase();
+}
+
 /**
  * Reads one HTTP/1.1 answer from the bytes of a connection as they arrive: status line and headers,
  * then a body framed by Content-Length, by chunked coding or by the close; informational (1xx) answers
@@ -151,8 +195,8 @@ export class HubAnswerParser {
   }
 
   private readHead(head: string): void {
-    const lines = head.split("\r\n");
-    const status = lines[0]!;
+    const statusEnd = head.indexOf("\r\n");
+    const status = statusEnd === -1 ? head : head.slice(0, statusEnd);
     const code = Number(status.slice(9, 12));
     if (
       !status.startsWith("HTTP/1.") ||
@@ -164,15 +208,19 @@ export class HubAnswerParser {
       throw new Error("the hub's answer has no HTTP/1.x status line");
     }
     const headers: Record<string, string> = {};
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i]!;
-      const colon = line.indexOf(":");
-      if (colon <= 0 || line.charCodeAt(0) === 32 || line.charCodeAt(0) === 9) {
+    let at = statusEnd === -1 ? head.length : statusEnd + 2;
+    while (at < head.length) {
+      let lineEnd = head.indexOf("\r\n", at);
+      if (lineEnd === -1) lineEnd = head.length;
+      const colon = head.indexOf(":", at);
+      const first = head.charCodeAt(at);
+      if (colon === -1 || colon >= lineEnd || colon === at || first === 32 || first === 9) {
         throw new Error("the hub's answer has a malformed header line");
       }
-      const name = line.slice(0, colon).toLowerCase();
-      const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "");
+      const name = headerName(head, at, colon);
+      const value = trimmed(head, colon + 1, lineEnd);
       headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
+      at = lineEnd + 2;
     }
     // An informational answer (1xx) is not the answer; the real one follows on the same connection.
     if (code < 200) return;

@@ -82,6 +82,34 @@ describe("the HTTP hub transport against a real HTTP server", () => {
     }
   });
 
+  test("a header value is checked whenever it differs from the last one sent: a bad one is never written", async () => {
+    let requests = 0;
+    const hub = countingHub((request, response) => {
+      requests += 1;
+      response.end(String(request.headers["x-service-org"]));
+    });
+    const transport = createHttpHubTransport({ url: await listen(hub.server), connections: 1 });
+    const withOrg = (org: string) =>
+      call("/v1/catalog", { headers: { "x-request-id": "r", "x-service-org": org } });
+    try {
+      assert.equal((await transport.send(withOrg("org_a"))).body.toString(), "org_a");
+      assert.equal((await transport.send(withOrg("org_a"))).body.toString(), "org_a");
+      await assert.rejects(
+        transport.send(withOrg("org_a\r\nx-injected: 1")),
+        (error) => error instanceof HubTransportError && error.kind === "unreachable",
+      );
+      await assert.rejects(
+        transport.send(call("/v1/catalog", { headers: { "x-bad name": "org_a" } })),
+        (error) => error instanceof HubTransportError && error.kind === "unreachable",
+      );
+      assert.equal((await transport.send(withOrg("org_b"))).body.toString(), "org_b");
+      assert.equal(requests, 3);
+    } finally {
+      await transport.close();
+      await stop(hub.server);
+    }
+  });
+
   test("an answer with connection: close is read, and the next call opens a new connection", async () => {
     const hub = countingHub((_request, response) => {
       response.setHeader("connection", "close");
@@ -346,6 +374,41 @@ describe("the hub answer parser", () => {
       Buffer.from("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"),
     );
     assert.equal(closed?.keepAlive, false);
+  });
+
+  test("header names arrive lower-cased in any case, values trimmed of spaces and tabs only, repeats joined", () => {
+    const parsed = new HubAnswerParser("GET").push(
+      Buffer.from(
+        "HTTP/1.1 200 OK\r\nCONTENT-TYPE: application/json\r\nX-Request-ID:\t r_1 \t\r\nDate: d\r\n" +
+          "X-Custom-Thing: \u000bkept\u00a0\r\nContent\rLength: 9\r\nVary: a\r\nvary: b\r\nKeep-Alive:timeout=5\r\n" +
+          "Content-Length: 2\r\n\r\n{}",
+        "latin1",
+      ),
+    );
+    assert.deepEqual(parsed?.answer.headers, {
+      "content-type": "application/json",
+      "x-request-id": "r_1",
+      date: "d",
+      "x-custom-thing": "\u000bkept\u00a0",
+      "content\rlength": "9",
+      vary: "a, b",
+      "keep-alive": "timeout=5",
+      "content-length": "2",
+    });
+    assert.equal(parsed?.answer.body.toString(), "{}");
+    assert.equal(parsed?.keepAliveHintMs, 5_000);
+  });
+
+  test("a header line without a name, without a colon or folded onto the one before is refused", () => {
+    for (const line of [": x", "no colon", " folded: x", "\tfolded: x"]) {
+      assert.throws(
+        () =>
+          new HubAnswerParser("GET").push(
+            Buffer.from(`HTTP/1.1 200 OK\r\ncontent-length: 0\r\n${line}\r\nx-after: y\r\n\r\n`),
+          ),
+        /malformed header line/,
+      );
+    }
   });
 
   test("bytes that are not an HTTP answer are refused", () => {
