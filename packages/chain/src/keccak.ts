@@ -37,7 +37,8 @@ function isKeccakExports(exports: Exports): boolean {
 /**
  * hash-wasm's keccak WebAssembly instance, caught as createKeccak instantiates it (hash-wasm does not
  * export it): its hasher object copies every digest out into a new array through three wrapper calls,
- * a third of a short hash's cost. The instance is the one that hashes "" to keccak-256's known digest.
+ * a third of a short hash's cost. The instance is the one whose buffer holds the digest that hasher
+ * just gave (no other instance is touched), and it must hash "" to keccak-256's known digest.
  */
 async function keccakExports(): Promise<KeccakExports> {
   const instantiate = webAssembly.instantiate;
@@ -47,16 +48,19 @@ async function keccakExports(): Promise<KeccakExports> {
     caught.push("instance" in result ? result.instance.exports : result.exports);
     return result;
   };
+  let hasher: Awaited<ReturnType<typeof createKeccak>>;
   try {
-    await createKeccak(256);
+    hasher = await createKeccak(256);
   } finally {
     webAssembly.instantiate = instantiate;
   }
+  const probe = Buffer.from(hasher.init().update("keccak exports probe").digest("binary"));
   for (const exports of caught) {
     if (!isKeccakExports(exports)) continue;
     const keccak = exports as unknown as KeccakExports;
-    keccak.Hash_Calculate(0, 256, KECCAK_PADDING);
     const digest = new Uint8Array(keccak.memory.buffer, keccak.Hash_GetBuffer(), 32);
+    if (!probe.equals(digest)) continue;
+    keccak.Hash_Calculate(0, 256, KECCAK_PADDING);
     if (Buffer.from(digest).toString("hex") === EMPTY_KECCAK) return keccak;
   }
   throw new Error("hash-wasm's keccak WebAssembly instance was not found");
