@@ -145,6 +145,23 @@ function scratchOf(length: number, kept: number): Uint8Array {
   return scratch;
 }
 
+// The quotes of a round share their inputs (the route's token and amount): the last inputs hashed,
+// token and amount in turn, and their keccak are kept.
+const lastInputs: { values: bigint[] | undefined; hash: Uint8Array } = {
+  values: undefined,
+  hash: new Uint8Array(32),
+};
+
+function holdsLastInputs(inputs: StandardOrder["inputs"]): boolean {
+  const { values } = lastInputs;
+  if (values === undefined || values.length !== 2 * inputs.length) return false;
+  for (let i = 0; i < inputs.length; i += 1) {
+    const input = inputs[i]!;
+    if (input[0] !== values[2 * i] || input[1] !== values[2 * i + 1]) return false;
+  }
+  return true;
+}
+
 /**
  * The on-chain order id, equal to InputSettlerEscrow.orderIdentifier(order) on `chainId` at `settler`:
  * keccak256(abi.encodePacked(chainId, settler, user, nonce, expires, fillDeadline, inputOracle,
@@ -155,10 +172,13 @@ export function orderIdentifier(order: StandardOrder, chainId: number | bigint, 
   // follows it.
   const at = 64 * order.inputs.length;
   let bytes = scratchOf(at, 0);
-  for (let i = 0; i < order.inputs.length; i += 1) {
-    const [token, amount] = order.inputs[i]!;
-    setUint256(bytes, 64 * i, token);
-    setUint256(bytes, 64 * i + 32, amount);
+  const inputsKnown = holdsLastInputs(order.inputs);
+  if (!inputsKnown) {
+    for (let i = 0; i < order.inputs.length; i += 1) {
+      const [token, amount] = order.inputs[i]!;
+      setUint256(bytes, 64 * i, token);
+      setUint256(bytes, 64 * i + 32, amount);
+    }
   }
   const end = at + 164 + mandateOutputsLength(order.outputs);
   bytes = scratchOf(end, at);
@@ -171,6 +191,11 @@ export function orderIdentifier(order: StandardOrder, chainId: number | bigint, 
   writeUint32(bytes, at + 104, order.expires);
   writeUint32(bytes, at + 108, order.fillDeadline);
   setHexWord(bytes, at + 112, order.inputOracle, 20);
-  keccak256Into(bytes, 0, at, bytes, at + 132);
+  if (inputsKnown) bytes.set(lastInputs.hash, at + 132);
+  else {
+    keccak256Into(bytes, 0, at, bytes, at + 132);
+    lastInputs.values = order.inputs.flat();
+    lastInputs.hash.set(bytes.subarray(at + 132, at + 164));
+  }
   return bytesToHex(keccak256Bytes(bytes.subarray(at, end)));
 }

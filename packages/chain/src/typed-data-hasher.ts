@@ -32,6 +32,9 @@ interface Encoding {
   struct: StructPlan | undefined;
   /** Named uint-something: a number and its decimal string compare equal. */
   uintLike: boolean;
+  /** An array's last words hashed (items of one round's quotes often repeat) and their hash. */
+  lastWords: Uint8Array | undefined;
+  lastHash: Uint8Array;
 }
 
 interface StructPlan {
@@ -39,6 +42,16 @@ interface StructPlan {
   fields: { name: string; encoding: Encoding }[];
   /** The type hash and one word per field. */
   size: number;
+  /** Only address, bytes32 and uint fields: the last values hashed and their hash, kept. */
+  leaf: LeafMemo | undefined;
+}
+
+interface LeafMemo {
+  /** The values being read, then (once hashed) the values of `hash`. */
+  next: unknown[];
+  last: unknown[];
+  hash: Uint8Array;
+  known: boolean;
 }
 
 /** Decimal digits only, at most 77 of them: a uint256 that BigInt reads as it is. */
@@ -167,6 +180,8 @@ export function createTypedDataHasher(types: TypedDataTypes, domainCacheSize = 2
       item: undefined,
       struct: undefined,
       uintLike: type.startsWith("uint"),
+      lastWords: undefined,
+      lastHash: new Uint8Array(32),
     };
     if (isArray) {
       encoding.kind = "array";
@@ -180,12 +195,25 @@ export function createTypedDataHasher(types: TypedDataTypes, domainCacheSize = 2
           typeHash: typeHashes.get(type)!,
           fields: [],
           size: 32 * (fields.length + 1),
+          leaf: undefined,
         };
         encoding.kind = "struct";
         encoding.struct = struct;
         encodings.set(type, encoding);
         for (const field of fields)
           struct.fields.push({ name: field.name, encoding: resolve(field.type, true) });
+        if (
+          struct.fields.every(
+            ({ encoding: { kind } }) => kind === "address" || kind === "bytes32" || kind === "uint",
+          )
+        ) {
+          struct.leaf = {
+            next: new Array(fields.length),
+            last: new Array(fields.length),
+            hash: new Uint8Array(32),
+            known: false,
+          };
+        }
       }
     } else if (["address", "bytes32", "bytes", "string"].includes(type)) {
       encoding.kind = type as "address" | "bytes32" | "bytes" | "string";
@@ -251,7 +279,14 @@ export function createTypedDataHasher(types: TypedDataTypes, domainCacheSize = 2
         for (let i = 0; i < value.length; i += 1) {
           if (!writeValue(encoding.item!, value[i], free + 32 * i, end)) return false;
         }
+        const last = encoding.lastWords;
+        if (last !== undefined && last.length === end - free && sameBytes(last, free)) {
+          scratch.set(encoding.lastHash, slot);
+          return true;
+        }
         keccak256Into(scratch, free, end, scratch, slot);
+        encoding.lastWords = scratch.slice(free, end);
+        encoding.lastHash.set(scratch.subarray(slot, slot + 32));
         return true;
       }
       default:
@@ -259,8 +294,43 @@ export function createTypedDataHasher(types: TypedDataTypes, domainCacheSize = 2
     }
   };
 
+  const sameBytes = (bytes: Uint8Array, at: number): boolean => {
+    for (let i = 0; i < bytes.length; i += 1) if (scratch[at + i] !== bytes[i]) return false;
+    return true;
+  };
+
+  // A struct of plain words whose values are, one for one, the very values it last hashed (the same
+  // token and amount in every quote of a round) takes that hash again.
+  const writeLeafStruct = (struct: StructPlan, leaf: LeafMemo, data: object, slot: number, free: number) => {
+    const { fields } = struct;
+    const { next, last } = leaf;
+    let same = leaf.known;
+    for (let i = 0; i < fields.length; i += 1) {
+      next[i] = (data as Record<string, unknown>)[fields[i]!.name];
+      same = same && next[i] === last[i];
+    }
+    if (same) {
+      scratch.set(leaf.hash, slot);
+      return true;
+    }
+    const end = free + struct.size;
+    room(end);
+    scratch.set(struct.typeHash, free);
+    scratch.fill(0, free + 32, end);
+    for (let i = 0; i < fields.length; i += 1) {
+      if (!writeValue(fields[i]!.encoding, next[i], free + 32 * (i + 1), end)) return false;
+    }
+    keccak256Into(scratch, free, end, scratch, slot);
+    leaf.hash.set(scratch.subarray(slot, slot + 32));
+    leaf.next = last;
+    leaf.last = next;
+    leaf.known = true;
+    return true;
+  };
+
   const writeStruct = (struct: StructPlan, data: unknown, slot: number, free: number): boolean => {
     if (typeof data !== "object" || data === null) return false;
+    if (struct.leaf !== undefined) return writeLeafStruct(struct, struct.leaf, data, slot, free);
     const end = free + struct.size;
     room(end);
     scratch.set(struct.typeHash, free);

@@ -176,6 +176,27 @@ describe("orderIdentifier", () => {
     );
   });
 
+  it("takes the kept inputs hash only for the very inputs it last hashed: orders sharing inputs or differing in one", () => {
+    let order = randomOrder(1, 1);
+    const settler = hex(20);
+    for (let i = 0; i < 600; i += 1) {
+      const inputs = order.inputs.map((input) => [...input] as [bigint, bigint]);
+      const step = randomInt(0, 8);
+      if (step === 0) inputs.push([uint(20), uint(8)]);
+      else if (step === 1 && inputs.length > 1) inputs.pop();
+      else if (step === 2) inputs[randomInt(0, inputs.length)]![0] ^= 1n;
+      else if (step === 3) inputs[randomInt(0, inputs.length)]![1] += 1n;
+      else if (step === 4) inputs.reverse();
+      // A fresh order of the same inputs, and now and then one that fails after its inputs are read.
+      order = { ...randomOrder(1, 1 + (i % 2)), inputs };
+      const failing = randomInt(0, 10) === 0;
+      const expected = referenceOrderIdentifier(order, 7n, settler);
+      if (failing)
+        assert.throws(() => orderIdentifier({ ...order, fillDeadline: 2 ** 32 }, 7n, settler), RangeError);
+      else assert.equal(orderIdentifier(order, 7n, settler), expected);
+    }
+  });
+
   it("gives the id or the error it gave before for an order with any one value odd, and for bytes past its buffer", () => {
     for (let i = 0; i < 3000; i += 1) {
       const order = randomOrder(1 + (i % 3), 1 + (i % 3));

@@ -185,6 +185,46 @@ describe("typed data hasher", () => {
     }
   });
 
+  it("takes a kept struct or array hash only for the very values it last hashed: one value changed at a time, any field", () => {
+    for (const [types, payload] of [
+      [permit2Types, () => permit2Payload(1 + randomInt(0, 3))],
+      [eip3009Types, eip3009Payload],
+    ] as const) {
+      const hasher = createTypedDataHasher(types);
+      const reference = createReferenceTypedDataHasher(types);
+      let typedData: Record<string, unknown> = payload();
+      for (let i = 0; i < 1500; i += 1) {
+        // Most steps change one value of the last payload (often within the permitted token and amount
+        // every quote of a round shares); some repeat it as it was, some give a fresh payload.
+        const step = randomInt(0, 10);
+        if (step === 0) typedData = payload();
+        else if (step > 1) typedData = withOneValueChanged(typedData, payload());
+        assert.deepEqual(
+          outcome(() => hasher.hash(typedData as ReturnType<typeof payload>)),
+          outcome(() => reference.hash(typedData as ReturnType<typeof payload>)),
+        );
+      }
+    }
+  });
+
+  it("hashes quotes that share their permitted token and amount as viem does, a uint as a number or its string", () => {
+    const hasher = createTypedDataHasher(permit2Types);
+    const shared = permit2Payload(1).message.permitted[0]!;
+    const amounts = [shared.amount, Number(shared.amount) === 0 ? 0 : shared.amount, "1", 1, -0, "0", 0];
+    for (let i = 0; i < 60; i += 1) {
+      const payload = permit2Payload(1 + (i % 2));
+      const amount = amounts[i % amounts.length]!;
+      payload.message.permitted = [{ token: shared.token, amount: amount as string }];
+      assert.equal(
+        hasher.hash(payload),
+        hashTypedData({
+          ...payload,
+          message: { ...payload.message, permitted: [{ token: shared.token, amount: BigInt(amount) }] },
+        } as Parameters<typeof hashTypedData>[0]),
+      );
+    }
+  });
+
   it("hashes each domain under a cache of a few domains, domains coming back, as viem does", () => {
     const hasher = createTypedDataHasher(eip3009Types, 2);
     const domains = Array.from({ length: 3 }, () => eip3009Payload().domain);
@@ -194,6 +234,34 @@ describe("typed data hasher", () => {
     }
   });
 });
+
+/** A deep copy of `typedData` with one value (an object's field or an array's item) taken from `other` or made odd. */
+function withOneValueChanged(
+  typedData: Record<string, unknown>,
+  other: Record<string, unknown>,
+): Record<string, unknown> {
+  const copy = JSON.parse(JSON.stringify(typedData)) as Record<string, unknown>;
+  const places: [Record<string, unknown> | unknown[], string | number, unknown][] = [];
+  const visit = (value: unknown, source: unknown): void => {
+    if (typeof value !== "object" || value === null) return;
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const from = (source as Record<string, unknown> | undefined)?.[key];
+      places.push([record, key, from]);
+      visit(record[key], typeof from === "object" ? from : undefined);
+    }
+  };
+  visit(copy.domain, other.domain);
+  visit(copy.message, other.message);
+  const [holder, key, from] = places[randomInt(0, places.length)]!;
+  const current = (holder as Record<string | number, unknown>)[key];
+  const choices: unknown[] = [from ?? current, typeof current === "string" ? current.toUpperCase() : current];
+  if (typeof current === "string" && /^[0-9]+$/.test(current)) choices.push(Number(current), `${current}0`);
+  if (typeof current === "number") choices.push(String(current), current + 1);
+  if (Array.isArray(current)) choices.push([...current, ...current], current.slice(1));
+  (holder as Record<string | number, unknown>)[key] = choices[randomInt(0, choices.length)];
+  return copy;
+}
 
 /** The hash, or the error's class and message. */
 function outcome(run: () => unknown): unknown {
