@@ -1,7 +1,6 @@
-// `hub start` runs the stack's TypeScript from an esbuild bundle of it instead of through tsx's hooks
-// (a round trip to the hooks' thread and a compile per file). The bundle is a cache, not a build step:
-// the first start makes it, every start checks it against every file it was made from, and a start
-// never runs a bundle of other sources than the ones on disk.
+// `hub start`'s TypeScript as one esbuild bundle instead of through tsx's hooks. A cache, not a build
+// step: the first start makes it, and every start checks it against every file it was made from and
+// makes it again if one changed (docs/decisions.md).
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
@@ -74,10 +73,9 @@ function packageFolder(specifier, fromDir) {
 }
 
 /**
- * Workspace files are bundled, with each one's import.meta.url (and dirname, filename) its own file's,
- * so files read beside the sources are found. Third-party packages stay external and load from
- * node_modules as under tsx: the bundle sits in the root's node_modules/.cache, and a package that
- * would be found in another folder from there than from its importer fails the build.
+ * Workspace modules keep their own file's import.meta.url, so files beside the sources are found.
+ * Third-party packages stay external; one found in another folder from the cache than from its
+ * importer fails the build.
  */
 function workspacePlugin(root, cacheDir, loaded) {
   return {
@@ -232,9 +230,8 @@ function currentKey(cacheDir) {
 }
 
 /**
- * The bundle of `entry` for the sources as they are now, made first if there is none: `preloadUrl`
- * (a module exporting `preload(skippedFolders)`, which imports the third-party packages the bundle
- * imports but those imported only from `skippedFolders`) and `url`, the entry's module.
+ * The bundle of `entry` for the sources as they are now, made first if needed: `url`, and `preloadUrl`,
+ * whose `preload(skippedFolders)` imports the bundle's packages but those only `skippedFolders` import.
  */
 export async function loadStartBundle(options = startBundleOptions()) {
   const key = currentKey(options.cacheDir) ?? (await buildBundle(options));
