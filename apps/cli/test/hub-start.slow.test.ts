@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -98,6 +98,15 @@ test("hub start brings up the whole stack, writes dev.json once ready, and stops
   assert.equal(byProject.status, 200);
   assert.equal(byProject.headers.get("access-control-allow-origin"), dev.allowedOrigin);
 
+  // It ran from the start bundle, where each module still reads the files beside its source.
+  assert.doesNotMatch(stack.output(), /runs through tsx/);
+  const css = await fetch(`${dev.dashboardUrl}/assets/dashboard.css`);
+  assert.equal(css.status, 200);
+  assert.equal(
+    await css.text(),
+    readFileSync(new URL("../../dashboard/assets/dashboard.css", import.meta.url), "utf8"),
+  );
+
   // The dashboard answers, and the one-time link signs in a member of the development organization.
   assert.match(dev.dashboardUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
   assert.match(dev.dashboardSignInUrl, new RegExp(`^${dev.dashboardUrl}/sign-in/[A-Za-z0-9_-]{43}$`));
@@ -189,6 +198,26 @@ test("a restart on the same data dir keeps the development organization, project
   } finally {
     stack.child.kill("SIGTERM");
     await stack.exited;
+  }
+});
+
+test("hub start runs through tsx when its bundle cannot be made, and the stack still starts", async (t) => {
+  const ownDir = mkdtempSync(join(tmpdir(), "hub-start-tsx-"));
+  t.after(() => rmSync(ownDir, { recursive: true, force: true }));
+  // The bundle's folder would be under a file: it cannot be made.
+  writeFileSync(join(ownDir, "not-a-folder"), "");
+  const stack = startIn(join(ownDir, "data"), {
+    HUB_START_BUNDLE_DIR: join(ownDir, "not-a-folder", "bundle"),
+  });
+  try {
+    await untilReady(stack);
+    assert.match(stack.output(), /^hub start runs through tsx: the start bundle could not be made \(.+\)$/m);
+    const dev = JSON.parse(readFileSync(join(ownDir, "data", "dev.json"), "utf8")) as DevFile;
+    const answer = await fetch(`${dev.baseUrl}/catalog`, { headers: { "x-api-key": dev.apiKey } });
+    assert.equal(answer.status, 200);
+  } finally {
+    stack.child.kill("SIGTERM");
+    assert.equal(await stack.exited, 0);
   }
 });
 
