@@ -26,7 +26,8 @@ export interface ParsedAnswer {
   readonly headers: AnswerHeaders;
   /** The header lines as undici's diagnostics publish them (names and values as latin1 buffers). */
   readonly rawHeaders: readonly string[];
-  readonly body: Buffer;
+  /** The body decoded as UTF-8. */
+  readonly text: string;
   readonly keepAlive: boolean;
   /** The upstream's `keep-alive: timeout=N` in ms, when it sent one. */
   readonly keepAliveHintMs: number | undefined;
@@ -37,7 +38,6 @@ const MAX_HEADER_BYTES = 16 * 1024;
 /** Bytes of a head (status line, header lines, line ends) held while waiting for its end. */
 const MAX_RAW_HEAD_BYTES = 4 * MAX_HEADER_BYTES + 8 * 1024;
 const MAX_CHUNK_LINE_BYTES = 4 * 1024;
-const EMPTY = Buffer.alloc(0);
 const STATUS_LINE = /^HTTP\/(\d)\.(\d) (\d{3})(?: .*)?$/;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const FIELD_VALUE = /^[\t\u0020-\u007e\u0080-\u00ff]*$/;
@@ -89,9 +89,12 @@ export class UpstreamAnswerParser {
   private keepAlive = true;
   private keepAliveHintMs: number | undefined;
   private remaining = 0;
+  /** Body bytes already copied out of earlier reads. */
   private chunks: Buffer[] = [];
+  /** Body ranges of the bytes being parsed now, copied only if the answer does not end in them. */
+  private pieces: number[] = [];
+  private current: Buffer | undefined;
   private size = 0;
-  private sized: Buffer | undefined;
 
   constructor(private readonly maxBodyBytes: number) {}
 
@@ -115,6 +118,14 @@ export class UpstreamAnswerParser {
       bytes = Buffer.concat([this.pending, chunk]);
       this.pending = undefined;
     }
+    this.current = bytes;
+    const answer = this.parse(bytes);
+    if (answer === undefined) this.ownPieces(bytes);
+    this.current = undefined;
+    return answer;
+  }
+
+  private parse(bytes: Buffer): ParsedAnswer | undefined {
     let offset = 0;
     while (this.stage !== "done") {
       switch (this.stage) {
@@ -133,7 +144,7 @@ export class UpstreamAnswerParser {
         case "length":
         case "chunkData": {
           const take = Math.min(this.remaining, bytes.length - offset);
-          if (take > 0) this.keep(bytes, offset, offset + take);
+          if (take > 0) this.keep(offset, offset + take);
           offset += take;
           this.remaining -= take;
           if (this.remaining > 0) return undefined;
@@ -175,7 +186,7 @@ export class UpstreamAnswerParser {
           break;
         }
         case "untilClose": {
-          if (offset < bytes.length) this.keep(bytes, offset, bytes.length);
+          if (offset < bytes.length) this.keep(offset, bytes.length);
           return undefined;
         }
       }
@@ -214,29 +225,46 @@ export class UpstreamAnswerParser {
   }
 
   private wait(bytes: Buffer, offset: number): undefined {
-    if (offset < bytes.length) this.pending = Buffer.from(bytes.subarray(offset));
+    if (offset < bytes.length) this.pending = copyOf(bytes, offset, bytes.length);
     return undefined;
   }
 
-  private keep(bytes: Buffer, start: number, end: number): void {
+  private keep(start: number, end: number): void {
     const length = end - start;
     if (this.size + length > this.maxBodyBytes) throw new AnswerTooLarge(this.maxBodyBytes);
-    if (this.sized !== undefined) bytes.copy(this.sized, this.size, start, end);
-    else this.chunks.push(Buffer.from(bytes.subarray(start, end)));
+    this.pieces.push(start, end);
     this.size += length;
+  }
+
+  private ownPieces(bytes: Buffer): void {
+    const { pieces } = this;
+    for (let i = 0; i < pieces.length; i += 2) this.chunks.push(copyOf(bytes, pieces[i]!, pieces[i + 1]!));
+    pieces.length = 0;
+  }
+
+  /** The body as text: decoded straight from the read when it all came in one, else gathered first. */
+  private text(): string {
+    const { chunks, pieces, current } = this;
+    if (chunks.length === 0 && pieces.length === 0) return "";
+    if (chunks.length === 0 && pieces.length === 2) return current!.toString("utf8", pieces[0], pieces[1]);
+    if (chunks.length === 1 && pieces.length === 0) return chunks[0]!.toString("utf8");
+    const body = Buffer.allocUnsafe(this.size);
+    let at = 0;
+    for (const chunk of chunks) at += chunk.copy(body, at);
+    for (let i = 0; i < pieces.length; i += 2) at += current!.copy(body, at, pieces[i], pieces[i + 1]);
+    return body.toString("utf8");
   }
 
   private finish(): ParsedAnswer {
     this.stage = "done";
-    const { chunks, size } = this;
-    const body =
-      this.sized ??
-      (chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    const text = this.text();
+    this.chunks = [];
+    this.pieces.length = 0;
     return {
       statusCode: this.statusCode,
       headers: this.headers,
       rawHeaders: this.rawHeaders,
-      body,
+      text,
       keepAlive: this.keepAlive,
       keepAliveHintMs: this.keepAliveHintMs,
     };
@@ -333,8 +361,6 @@ export class UpstreamAnswerParser {
     }
     this.remaining = Number(contentLength);
     this.stage = this.remaining === 0 ? "done" : "length";
-    if (this.remaining > 0 && this.remaining <= this.maxBodyBytes)
-      this.sized = Buffer.allocUnsafe(this.remaining);
   }
 }
 
@@ -362,4 +388,11 @@ function checkLineEnds(bytes: Buffer, offset: number): void {
   for (let at = bytes.indexOf(10, offset); at !== -1; at = bytes.indexOf(10, at + 1)) {
     if (at === offset || bytes[at - 1] !== 13) throw parserError("Missing expected CR after response line");
   }
+}
+
+/** A copy of bytes[start, end) (Buffer.from of a Buffer over 4 KiB copies byte by byte in Node 20). */
+function copyOf(bytes: Buffer, start: number, end: number): Buffer {
+  const copy = Buffer.allocUnsafe(end - start);
+  bytes.copy(copy, 0, start, end);
+  return copy;
 }

@@ -270,7 +270,7 @@ export function createUpstreamSender(
           answer: {
             statusCode: answer.statusCode,
             headers: answer.headers,
-            text: answer.body.toString("utf8"),
+            text: answer.text,
           },
         };
       } catch (error) {
