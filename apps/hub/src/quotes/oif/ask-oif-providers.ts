@@ -165,9 +165,9 @@ export async function askOifProviders(
   const pace = deps.pace;
   const asking = pace?.asking();
   try {
-    // Alone, a round ends on its slowest provider: its calls are made first, and the others a loop
-    // turn later, after undici has written those (it writes a request on a reused socket in the check
-    // phase). Beside other rounds the CPU is busy anyway and the extra turn only costs (issue 13).
+    // Alone, a round ends on its slowest provider: its calls are made (and written) first, and the
+    // others a loop turn later. Beside other rounds the CPU is busy anyway and the extra turn only
+    // costs (issue 13).
     const first =
       pace !== undefined && asking?.others === 0
         ? slowestProvider(pace, [...new Set(calls.map(({ client }) => client.provider.id))])

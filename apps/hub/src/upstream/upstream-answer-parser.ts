@@ -1,0 +1,398 @@
+/** An upstream's answer headers: names lower-cased, a repeated header's values in an array. */
+export type AnswerHeaders = Record<string, string | string[] | undefined>;
+
+/** A failure of the upstream HTTP client, with the code undici gives the same failure. */
+export class UpstreamHttpError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "UpstreamHttpError";
+  }
+}
+
+/** An answer whose body is over the client's bound: a malformed answer, not a transport failure. */
+export class AnswerTooLarge extends Error {
+  constructor(maxBytes: number) {
+    super(`upstream answer over ${maxBytes} bytes`);
+    this.name = "AnswerTooLarge";
+  }
+}
+
+/** One answer read off a connection, and whether that connection may carry the next call. */
+export interface ParsedAnswer {
+  readonly statusCode: number;
+  readonly headers: AnswerHeaders;
+  /** The header lines as undici's diagnostics publish them (names and values as latin1 buffers). */
+  readonly rawHeaders: readonly string[];
+  /** The body decoded as UTF-8. */
+  readonly text: string;
+  readonly keepAlive: boolean;
+  /** The upstream's `keep-alive: timeout=N` in ms, when it sent one. */
+  readonly keepAliveHintMs: number | undefined;
+}
+
+/** undici's default: the http module's maxHeaderSize, counted over header names and values. */
+const MAX_HEADER_BYTES = 16 * 1024;
+/** Bytes of a head (status line, header lines, line ends) held while waiting for its end. */
+const MAX_RAW_HEAD_BYTES = 4 * MAX_HEADER_BYTES + 8 * 1024;
+const MAX_CHUNK_LINE_BYTES = 4 * 1024;
+const STATUS_LINE = /^HTTP\/(\d)\.(\d) (\d{3})(?: .*)?$/;
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const FIELD_VALUE = /^[\t\u0020-\u007e\u0080-\u00ff]*$/;
+const CHUNK_SIZE = /^([0-9a-fA-F]{1,13})(?:;[\t\u0020-\u007e\u0080-\u00ff]*)?$/;
+const KEEP_ALIVE_TIMEOUT = /timeout=(\d+)/;
+
+type Stage =
+  | "head"
+  | "length"
+  | "chunkSize"
+  | "chunkData"
+  | "chunkDataEnd"
+  | "trailers"
+  | "untilClose"
+  | "done";
+
+/** undici's HTTPParserError: its message names llhttp's reason, and it carries no code. */
+function parserError(reason: string): Error {
+  const error = new Error(`Response does not match the HTTP/1.1 protocol (${reason})`);
+  error.name = "HTTPParserError";
+  return error;
+}
+
+/** undici reports any parse failure of an answer that had a Content-Length as a length mismatch. */
+function lengthMismatch(): UpstreamHttpError {
+  return new UpstreamHttpError(
+    "UND_ERR_RES_CONTENT_LENGTH_MISMATCH",
+    "Response body length does not match content-length header",
+  );
+}
+
+/** Socket errors as undici names them (`UND_ERR_SOCKET`). */
+export function socketError(message: string): UpstreamHttpError {
+  return new UpstreamHttpError("UND_ERR_SOCKET", message);
+}
+
+/**
+ * Reads one HTTP/1.1 answer to a GET or POST as its bytes arrive, with the framing rules of undici's
+ * parser (llhttp, strict): status line and headers, a Content-Length, chunked or read-to-close body,
+ * informational answers skipped (100 and 101 refused as undici does). Throws on anything else. What it
+ * keeps it copies: the bytes passed to `push` may be a read buffer used again for the next read.
+ */
+export class UpstreamAnswerParser {
+  private stage: Stage = "head";
+  private pending: Buffer | undefined;
+  private statusCode = 0;
+  private headers: AnswerHeaders = {};
+  private rawHeaders: string[] = [];
+  private keepAlive = true;
+  private keepAliveHintMs: number | undefined;
+  private remaining = 0;
+  /** Body bytes already copied out of earlier reads. */
+  private chunks: Buffer[] = [];
+  /** Body ranges of the bytes being parsed now, copied only if the answer does not end in them. */
+  private pieces: number[] = [];
+  private current: Buffer | undefined;
+  private size = 0;
+
+  constructor(private readonly maxBodyBytes: number) {}
+
+  /** True once a final (non-1xx) answer's head is read. */
+  get answering(): boolean {
+    return this.statusCode !== 0;
+  }
+
+  get status(): number {
+    return this.statusCode;
+  }
+
+  get headerLines(): readonly string[] {
+    return this.rawHeaders;
+  }
+
+  /** Feeds the next bytes; returns the answer once complete. */
+  push(chunk: Buffer): ParsedAnswer | undefined {
+    let bytes = chunk;
+    if (this.pending !== undefined) {
+      bytes = Buffer.concat([this.pending, chunk]);
+      this.pending = undefined;
+    }
+    this.current = bytes;
+    const answer = this.parse(bytes);
+    if (answer === undefined) this.ownPieces(bytes);
+    this.current = undefined;
+    return answer;
+  }
+
+  private parse(bytes: Buffer): ParsedAnswer | undefined {
+    let offset = 0;
+    while (this.stage !== "done") {
+      switch (this.stage) {
+        case "head": {
+          const end = bytes.indexOf("\r\n\r\n", offset, "latin1");
+          if (end === -1) {
+            if (bytes.length - offset > MAX_RAW_HEAD_BYTES) throw headersOverflow();
+            checkLineEnds(bytes, offset);
+            return this.wait(bytes, offset);
+          }
+          if (end - offset > MAX_RAW_HEAD_BYTES) throw headersOverflow();
+          this.readHead(bytes.toString("latin1", offset, end));
+          offset = end + 4;
+          break;
+        }
+        case "length":
+        case "chunkData": {
+          const take = Math.min(this.remaining, bytes.length - offset);
+          if (take > 0) this.keep(offset, offset + take);
+          offset += take;
+          this.remaining -= take;
+          if (this.remaining > 0) return undefined;
+          this.stage = this.stage === "length" ? "done" : "chunkDataEnd";
+          break;
+        }
+        case "chunkDataEnd": {
+          if (bytes.length - offset < 2) return this.wait(bytes, offset);
+          if (bytes[offset] !== 13 || bytes[offset + 1] !== 10) {
+            throw parserError("Expected LF after chunk data");
+          }
+          offset += 2;
+          this.stage = "chunkSize";
+          break;
+        }
+        case "chunkSize":
+        case "trailers": {
+          const end = bytes.indexOf("\r\n", offset, "latin1");
+          if (end === -1) {
+            if (bytes.length - offset > MAX_CHUNK_LINE_BYTES) {
+              throw parserError("Chunk line too long");
+            }
+            return this.wait(bytes, offset);
+          }
+          const line = bytes.toString("latin1", offset, end);
+          offset = end + 2;
+          if (this.stage === "trailers") {
+            if (line.length === 0) this.stage = "done";
+            else checkFieldLine(line);
+            break;
+          }
+          const size = CHUNK_SIZE.exec(line);
+          if (size === null) throw parserError("Invalid character in chunk size");
+          this.remaining = Number.parseInt(size[1]!, 16);
+          if (this.remaining > Number.MAX_SAFE_INTEGER) {
+            throw parserError("Chunk size overflow");
+          }
+          this.stage = this.remaining === 0 ? "trailers" : "chunkData";
+          break;
+        }
+        case "untilClose": {
+          if (offset < bytes.length) this.keep(offset, bytes.length);
+          return undefined;
+        }
+      }
+    }
+    // Bytes after the answer answer nothing asked: undici's parser refuses them and drops the socket.
+    if (offset < bytes.length) this.keepAlive = false;
+    return this.finish();
+  }
+
+  /**
+   * The upstream closed its side: the answer if its body runs to the close, else the error undici
+   * gives (a body cut short of its Content-Length, a connection closed before or inside an answer).
+   */
+  end(): ParsedAnswer {
+    if (this.stage === "untilClose") {
+      this.keepAlive = false;
+      return this.finish();
+    }
+    throw this.cutShort();
+  }
+
+  /** The error for a connection that ended before its answer did. */
+  cutShort(): Error {
+    if (this.statusCode !== 0 && !this.keepAlive) {
+      if (this.stage === "length") {
+        return lengthMismatch();
+      }
+      return parserError("Invalid EOF state");
+    }
+    return socketError("other side closed");
+  }
+
+  /** True when a close ends the answer (read to close); undici completes it then, even on a reset. */
+  get endsAtClose(): boolean {
+    return this.stage === "untilClose";
+  }
+
+  private wait(bytes: Buffer, offset: number): undefined {
+    if (offset < bytes.length) this.pending = copyOf(bytes, offset, bytes.length);
+    return undefined;
+  }
+
+  private keep(start: number, end: number): void {
+    const length = end - start;
+    if (this.size + length > this.maxBodyBytes) throw new AnswerTooLarge(this.maxBodyBytes);
+    this.pieces.push(start, end);
+    this.size += length;
+  }
+
+  private ownPieces(bytes: Buffer): void {
+    const { pieces } = this;
+    for (let i = 0; i < pieces.length; i += 2) this.chunks.push(copyOf(bytes, pieces[i]!, pieces[i + 1]!));
+    pieces.length = 0;
+  }
+
+  /** The body as text: decoded straight from the read when it all came in one, else gathered first. */
+  private text(): string {
+    const { chunks, pieces, current } = this;
+    if (chunks.length === 0 && pieces.length === 0) return "";
+    if (chunks.length === 0 && pieces.length === 2) return current!.toString("utf8", pieces[0], pieces[1]);
+    if (chunks.length === 1 && pieces.length === 0) return chunks[0]!.toString("utf8");
+    const body = Buffer.allocUnsafe(this.size);
+    let at = 0;
+    for (const chunk of chunks) at += chunk.copy(body, at);
+    for (let i = 0; i < pieces.length; i += 2) at += current!.copy(body, at, pieces[i], pieces[i + 1]);
+    return body.toString("utf8");
+  }
+
+  private finish(): ParsedAnswer {
+    this.stage = "done";
+    const text = this.text();
+    this.chunks = [];
+    this.pieces.length = 0;
+    return {
+      statusCode: this.statusCode,
+      headers: this.headers,
+      rawHeaders: this.rawHeaders,
+      text,
+      keepAlive: this.keepAlive,
+      keepAliveHintMs: this.keepAliveHintMs,
+    };
+  }
+
+  private readHead(head: string): void {
+    let lineEnd = head.indexOf("\r\n");
+    if (lineEnd === -1) lineEnd = head.length;
+    const statusLine = head.slice(0, lineEnd);
+    const status = STATUS_LINE.exec(statusLine);
+    if (status === null) {
+      if (!statusLine.startsWith("HTTP/")) throw parserError("Expected HTTP/, RTSP/ or ICE/");
+      if (statusLine.includes("\n")) throw parserError("Missing expected CR after response line");
+      throw parserError("Invalid response status");
+    }
+    const code = Number(status[3]);
+    if (code < 100) throw parserError("Invalid response status");
+    const headers: AnswerHeaders = {};
+    const rawHeaders: string[] = [];
+    let headerBytes = 0;
+    let connection = "";
+    let keepAliveValue = "";
+    let contentLength: string | undefined;
+    let transferEncoding: string | undefined;
+    let start = lineEnd + 2;
+    while (start < head.length) {
+      let end = head.indexOf("\r\n", start);
+      if (end === -1) end = head.length;
+      const line = head.slice(start, end);
+      start = end + 2;
+      const colon = checkFieldLine(line);
+      const name = line.slice(0, colon).toLowerCase();
+      // llhttp drops the whitespace before a value, not after it, and undici keeps what it gives.
+      const value = line.slice(colon + 1).replace(/^[ \t]+/, "");
+      headerBytes += colon + value.length;
+      if (headerBytes >= MAX_HEADER_BYTES) throw headersOverflow();
+      rawHeaders.push(line.slice(0, colon), value);
+      if (name === "connection") connection += value;
+      else if (name === "keep-alive") keepAliveValue += value;
+      else if (name === "content-length") {
+        // Any of these is llhttp's error, which undici reports as a length mismatch.
+        if (contentLength !== undefined || !/^\d{1,15}[ \t]*$/.test(value)) throw lengthMismatch();
+        contentLength = value;
+      } else if (name === "transfer-encoding") {
+        transferEncoding = transferEncoding === undefined ? value : `${transferEncoding}, ${value}`;
+      }
+      const existing = Object.hasOwn(headers, name) ? headers[name] : undefined;
+      if (existing === undefined) {
+        if (name === "__proto__") {
+          Object.defineProperty(headers, name, {
+            value,
+            enumerable: true,
+            configurable: true,
+            writable: true,
+          });
+        } else headers[name] = value;
+      } else if (typeof existing === "string") headers[name] = [existing, value];
+      else existing.push(value);
+    }
+    if (contentLength !== undefined && transferEncoding !== undefined) throw lengthMismatch();
+    if (code === 100) throw socketError("bad response");
+    if (code === 101) throw socketError("bad upgrade");
+    // Another informational answer (102, 103) is not the answer; the real one follows.
+    if (code < 200) return;
+    this.statusCode = code;
+    this.headers = headers;
+    this.rawHeaders = rawHeaders;
+    const tokens = connection.toLowerCase();
+    this.keepAlive =
+      status[1] !== "0" && status[2] !== "0"
+        ? !/(?:^|,)\s*close\s*(?:,|$)/.test(tokens)
+        : /(?:^|,)\s*keep-alive\s*(?:,|$)/.test(tokens);
+    const hint = KEEP_ALIVE_TIMEOUT.exec(keepAliveValue);
+    if (hint !== null) this.keepAliveHintMs = Number.parseInt(hint[1]!, 10) * 1000;
+    if (code === 204 || code === 304) {
+      // No body; undici still holds a non-zero Content-Length against the none it read.
+      if (contentLength !== undefined && Number(contentLength) !== 0) throw lengthMismatch();
+      this.stage = "done";
+      return;
+    }
+    if (transferEncoding !== undefined) {
+      // A body framed by a coding other than a final chunked runs to the close.
+      if (/(?:^|,)[ \t]*chunked[ \t]*$/i.test(transferEncoding)) this.stage = "chunkSize";
+      else {
+        this.stage = "untilClose";
+        this.keepAlive = false;
+      }
+      return;
+    }
+    if (contentLength === undefined) {
+      this.stage = "untilClose";
+      this.keepAlive = false;
+      return;
+    }
+    this.remaining = Number(contentLength);
+    this.stage = this.remaining === 0 ? "done" : "length";
+  }
+}
+
+function headersOverflow(): UpstreamHttpError {
+  return new UpstreamHttpError("UND_ERR_HEADERS_OVERFLOW", "Headers Overflow Error");
+}
+
+/** Checks a header or trailer line (`name: value`, no folding) and returns its colon's index. */
+function checkFieldLine(line: string): number {
+  if (line.charCodeAt(0) === 32 || line.charCodeAt(0) === 9) {
+    throw parserError("Unexpected whitespace after header value");
+  }
+  const colon = line.indexOf(":");
+  if (colon <= 0 || !TOKEN.test(line.slice(0, colon))) {
+    throw parserError("Invalid header token");
+  }
+  if (!FIELD_VALUE.test(line.slice(colon + 1))) {
+    throw parserError("Invalid header value char");
+  }
+  return colon;
+}
+
+/** A head still arriving may not end its lines with a bare LF (llhttp's strict mode). */
+function checkLineEnds(bytes: Buffer, offset: number): void {
+  for (let at = bytes.indexOf(10, offset); at !== -1; at = bytes.indexOf(10, at + 1)) {
+    if (at === offset || bytes[at - 1] !== 13) throw parserError("Missing expected CR after response line");
+  }
+}
+
+/** A copy of bytes[start, end) (Buffer.from of a Buffer over 4 KiB copies byte by byte in Node 20). */
+function copyOf(bytes: Buffer, start: number, end: number): Buffer {
+  const copy = Buffer.allocUnsafe(end - start);
+  bytes.copy(copy, 0, start, end);
+  return copy;
+}
