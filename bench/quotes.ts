@@ -2,7 +2,7 @@
 // and 64 concurrent quotes. Two providers (in a child process) answer real devnet quotes (recorded once
 // per level) after a delay (10 ms and 25 ms); overhead = the hub's answer time - the longest time a
 // provider really held one of the round's calls (its timer fires late: each answer says how long it
-// held it, `x-bench-held-ms`, read here off undici's diagnostics channel), and the
+// held it, `x-bench-held-ms`, read here off the hub's upstream diagnostics channels), and the
 // hub process's CPU per round (process.cpuUsage over the level less the process's idle CPU rate, the
 // devnet's polling, when the devnet runs in this process: the figure a loaded machine bends least).
 // It covers the upstream HTTP on loopback, parsing, vetting (typed data rebuilt and hashed) of 4 quotes
@@ -106,19 +106,20 @@ async function startCannedProviders(delays: number[]) {
 }
 
 /**
- * The providers' real hold per round: each upstream call made inside a round (undici publishes its
- * creation in the caller's async context) is tied to that round, and its answer's `x-bench-held-ms`
- * raises the round's longest hold. A call that waited in undici's pool for a free connection is created
- * in another context and is not counted: `calls` tells how many of the round's calls were.
+ * The providers' real hold per round: each upstream call made inside a round (the hub's upstream client
+ * publishes its start in the caller's async context, `hub:upstream:request`) is tied to that round, and
+ * its answer's `x-bench-held-ms` (`hub:upstream:answer-head`) raises the round's longest hold. A call
+ * published in no round's context is not counted: `calls` tells how many of the round's calls were. (With
+ * undici's pool, a call that waited for a free connection was published from another round's context.)
  */
 function providerHolds() {
   const round = new AsyncLocalStorage<{ heldMs: number; calls: number }>();
   const roundOf = new WeakMap<object, { heldMs: number; calls: number }>();
-  subscribe("undici:request:create", (message) => {
+  subscribe("hub:upstream:request", (message) => {
     const current = round.getStore();
     if (current) roundOf.set((message as { request: object }).request, current);
   });
-  subscribe("undici:request:headers", (message) => {
+  subscribe("hub:upstream:answer-head", (message) => {
     const { request, response } = message as { request: object; response: { headers: Buffer[] } };
     const current = roundOf.get(request);
     if (!current) return;

@@ -331,8 +331,8 @@ describe("the OIF client in the reference aggregator's dialect maps every upstre
       const onHeaders = () => {
         headersSeen = true;
       };
-      subscribe("undici:request:headers", onHeaders);
-      t.after(() => unsubscribe("undici:request:headers", onHeaders));
+      subscribe("hub:upstream:answer-head", onHeaders);
+      t.after(() => unsubscribe("hub:upstream:answer-head", onHeaders));
       const controller = new AbortController();
       const pending = halfway.quote(request, controller.signal);
       const deadline = Date.now() + 5000;

@@ -24,7 +24,7 @@ export class AnswerTooLarge extends Error {
 export interface ParsedAnswer {
   readonly statusCode: number;
   readonly headers: AnswerHeaders;
-  /** The header lines as undici's diagnostics publish them (names and values as latin1 buffers). */
+  /** The header lines, names and values alternating, as the upstream diagnostics channel publishes them. */
   readonly rawHeaders: readonly string[];
   /** The body decoded as UTF-8. */
   readonly text: string;

@@ -79,10 +79,13 @@ const PATH = /^\/[\u0021-\u00ff]*$/;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADER_VALUE = /^[\t\u0020-\u007e\u0080-\u00ff]*$/;
 
-// The events undici publishes for a request, kept so tools that watch upstream calls (the quotes
-// benchmark's provider holds) still see them: a call's start in its caller's context, and its answer's head.
-const requestCreated = channel("undici:request:create");
-const answerHeadRead = channel("undici:request:headers");
+// Diagnostics channels for tools that watch upstream calls (the quotes benchmark's provider holds), in
+// the shape undici gave its own: `{ request }` at a call's start, in its caller's context, and
+// `{ request, response: { statusCode, headers } }` (raw header buffers) when its answer's head is read.
+export const UPSTREAM_REQUEST_CHANNEL = "hub:upstream:request";
+export const UPSTREAM_ANSWER_HEAD_CHANNEL = "hub:upstream:answer-head";
+const requestCreated = channel(UPSTREAM_REQUEST_CHANNEL);
+const answerHeadRead = channel(UPSTREAM_ANSWER_HEAD_CHANNEL);
 
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
