@@ -1,8 +1,9 @@
 // The real gateway in front of a hub in this process (in-process transport), on 127.0.0.1, with one
 // generated API key for one organization and no pool or bucket a benchmark could reach. Shared by the
 // benchmarks that measure a route as a client sees it.
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { generateApiKey, hashApiKey } from "@hub/contract";
+import { generateApiKey, type HubTransport, hashApiKey } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
 import type { HubApp } from "@hub/hub-app";
@@ -64,4 +65,26 @@ export async function startBenchGateway(
       await transport.close();
     },
   };
+}
+
+/**
+ * The least a Node hop costs: a bare node:http server forwarding each request with `transport` to the
+ * hub with `headers` and writing the answer back, no checks (the gateway benchmark's floor).
+ */
+export function createFloorForwarder(transport: HubTransport, headers: Record<string, string>): Server {
+  return createServer((request, response) => {
+    transport.send({ method: request.method ?? "GET", url: request.url ?? "/", headers }).then(
+      (answer) => {
+        response.writeHead(answer.statusCode, {
+          "content-type": answer.headers["content-type"],
+          "x-request-id": answer.headers["x-request-id"],
+        });
+        response.end(answer.body);
+      },
+      () => {
+        response.writeHead(502);
+        response.end();
+      },
+    );
+  });
 }

@@ -14,7 +14,7 @@ import {
 } from "@hub/gateway-app";
 import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { pino } from "pino";
-import { singleKeyStore } from "./bench-gateway.js";
+import { createFloorForwarder, singleKeyStore } from "./bench-gateway.js";
 import { benchCatalog } from "./gateway-catalog.js";
 import { load } from "./load-process.js";
 
@@ -56,21 +56,7 @@ const bare = createServer((_request, response) => {
   response.end(sample.body);
 });
 const floorHeaders = { "x-gateway-credential": HUB_SECRET, "x-service-org": "org_bench" };
-const floor = createServer((request, response) => {
-  transport.send({ method: request.method ?? "GET", url: request.url ?? "/", headers: floorHeaders }).then(
-    (answer) => {
-      response.writeHead(answer.statusCode, {
-        "content-type": answer.headers["content-type"],
-        "x-request-id": answer.headers["x-request-id"],
-      });
-      response.end(answer.body);
-    },
-    () => {
-      response.writeHead(502);
-      response.end();
-    },
-  );
-});
+const floor = createFloorForwarder(transport, floorHeaders);
 const server = process.env.BARE ? bare : process.env.FLOOR ? floor : app.server;
 if (server === app.server) await app.listen({ port: 0, host: "127.0.0.1" });
 else await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -21,7 +21,7 @@ import {
 } from "@hub/gateway-app";
 import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { pino } from "pino";
-import { singleKeyStore } from "./bench-gateway.js";
+import { createFloorForwarder, singleKeyStore } from "./bench-gateway.js";
 import { benchCatalog } from "./gateway-catalog.js";
 import { startNginxHop } from "./gateway-nginx.js";
 import { type LoadResult, type LoadSettings, load } from "./load-process.js";
@@ -168,23 +168,7 @@ export async function run(options: Partial<LoadSettings> = {}): Promise<object> 
     // transport to the hub's listener and writes its answer back, with no check, deadline or log.
     const floorTransport = createHttpHubTransport({ url: hubUrl, connections: 32 });
     const floorHeaders = { "x-gateway-credential": HUB_SECRET, "x-service-org": ORG };
-    const floor = createServer((request, response) => {
-      floorTransport
-        .send({ method: request.method ?? "GET", url: request.url ?? "/", headers: floorHeaders })
-        .then(
-          (answer) => {
-            response.writeHead(answer.statusCode, {
-              "content-type": answer.headers["content-type"],
-              "x-request-id": answer.headers["x-request-id"],
-            });
-            response.end(answer.body);
-          },
-          () => {
-            response.writeHead(502);
-            response.end();
-          },
-        );
-    });
+    const floor = createFloorForwarder(floorTransport, floorHeaders);
     const floorPort = await listenOn(floor);
     let floorHop: LoadResult;
     try {
