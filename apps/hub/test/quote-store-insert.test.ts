@@ -78,6 +78,29 @@ for (const { driver, skip } of databases.drivers) {
       }
     });
 
+    test("a quote its caller knows to be alone starts its statement in the caller's turn; another waits for the turn's end", async () => {
+      const statements: number[] = [];
+      const counted: SqlExecutor = {
+        query: (text, params) => db.sql.query(text, params),
+        exec: (text) => db.sql.exec(text),
+        run: (name, text, params) => {
+          statements.push(params.length / 15);
+          return db.sql.run(name, text, params);
+        },
+      };
+      const store = createQuoteStore(counted);
+      const alone = store.insert(newQuote("q-alone-now"), true);
+      assert.deepEqual(statements, [1], "the statement started at once");
+      await alone;
+      const grouped = store.insert(newQuote("q-alone-later"));
+      assert.deepEqual(statements, [1], "not alone: nothing started before the turn ends");
+      await grouped;
+      assert.deepEqual(statements, [1, 1]);
+      for (const quoteId of ["q-alone-now", "q-alone-later"]) {
+        assert.equal((await store.get(quoteId))?.quoteId, quoteId);
+      }
+    });
+
     test("a quote the table refuses fails alone: the quotes inserted beside it are stored", async () => {
       const store = createQuoteStore(db.sql);
       const before = await countQuotes(db.sql);

@@ -130,7 +130,8 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         if (!quoteStore) throw noQuoteProvider();
         const { row, disclosed } = record(quotes[0]!, caller, canonicalSha256(request), null);
         const winnerJson = JSON.stringify(disclosed);
-        await quoteStore.insert({ ...row, winnerJson });
+        // The only round in flight: no other quote can join its statement (issue 13).
+        await quoteStore.insert({ ...row, winnerJson }, admission.inFlight === 1);
         return { winner: disclosed, winnerJson };
       });
     },

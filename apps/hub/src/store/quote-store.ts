@@ -28,8 +28,12 @@ export interface NewQuote extends StoredQuote {
 }
 
 export interface QuoteStore {
-  /** Stores a non-prepared winner. */
-  insert(quote: NewQuote): Promise<void>;
+  /**
+   * Stores a non-prepared winner. `alone`: no other quote can reach the store in this event-loop turn
+   * (the caller's round is the only one in flight), so there is nothing to group it with and its
+   * statement starts at once instead of after the turn.
+   */
+  insert(quote: NewQuote, alone?: boolean): Promise<void>;
   /**
    * Stores a prepared winner unless its (organization, subject, preparationId) already has one; the
    * unique index decides, so two racing prepares store one row and both get it back.
@@ -142,11 +146,12 @@ const MAX_GROUPED_ROWS = 64;
  * Inserts quotes one statement at a time, each statement started after the event loop's current turn:
  * every quote that reached the store in that turn (the rounds whose last answers were read together),
  * and every quote arriving while a statement runs, goes in the next statement as one multi-row INSERT
- * (a lone row costs PGlite about twice a row of a group of 16). Quotes go in the order they came. When
- * a grouped statement fails, each of its quotes is inserted alone, in order, so each caller gets its
- * own outcome, as if it had never been grouped.
+ * (a lone row costs PGlite about twice a row of a group of 16). A quote its caller knows to be alone
+ * starts its statement at once when none is running: waiting out the turn would only delay it.
+ * Quotes go in the order they came. When a grouped statement fails, each of its quotes is inserted
+ * alone, in order, so each caller gets its own outcome, as if it had never been grouped.
  */
-function createGroupedInsert(sql: SqlExecutor): (quote: NewQuote) => Promise<void> {
+function createGroupedInsert(sql: SqlExecutor): (quote: NewQuote, alone?: boolean) => Promise<void> {
   const waiting: { quote: NewQuote; settle: (error?: unknown) => void }[] = [];
   let running = false;
   const statements: string[] = [];
@@ -182,12 +187,13 @@ function createGroupedInsert(sql: SqlExecutor): (quote: NewQuote) => Promise<voi
     running = false;
   }
 
-  return (quote) =>
+  return (quote, alone = false) =>
     new Promise<void>((resolve, reject) => {
       waiting.push({ quote, settle: (error) => (error === undefined ? resolve() : reject(error)) });
       if (!running) {
         running = true;
-        setImmediate(() => void insertWaiting());
+        if (alone) void insertWaiting();
+        else setImmediate(() => void insertWaiting());
       }
     });
 }
