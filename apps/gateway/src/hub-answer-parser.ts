@@ -14,6 +14,35 @@ const MAX_CHUNK_LINE_BYTES = 4 * 1024;
 /** Bodies up to this length get their buffer up front; a larger Content-Length is believed as it arrives. */
 const MAX_SIZED_BODY_BYTES = 1024 * 1024;
 const EMPTY = Buffer.alloc(0);
+/** The end of a head; a Buffer needle is searched for without the string's encoding step. */
+const HEAD_END = Buffer.from("\r\n\r\n", "latin1");
+/** Bodies up to this size are cut from a shared slab; larger ones get their own buffer. */
+const SLAB_PIECE_MAX_BYTES = 8 * 1024;
+const SLAB_BYTES = 64 * 1024;
+
+/**
+ * Where sized bodies are kept: pieces of one 64 KiB slab, a new slab when it is used up. Node's own pool
+ * is 8 KiB, so a 2 KiB catalog answer cost an ArrayBuffer every fourth call; as with that pool, a piece
+ * keeps its slab alive only while the answer itself is held.
+ */
+class BodySlab {
+  private slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+  private used = 0;
+
+  take(size: number): Buffer {
+    if (size > SLAB_PIECE_MAX_BYTES) return Buffer.allocUnsafe(size);
+    if (this.used + size > SLAB_BYTES) {
+      this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+      this.used = 0;
+    }
+    const piece = this.slab.subarray(this.used, this.used + size);
+    // Pieces start 8-byte aligned, as Node's pool aligns them.
+    this.used = (this.used + size + 7) & ~7;
+    return piece;
+  }
+}
+
+const bodies = new BodySlab();
 
 type Stage =
   | "head"
@@ -102,7 +131,7 @@ export class HubAnswerParser {
     while (this.stage !== "done") {
       switch (this.stage) {
         case "head": {
-          const end = bytes.indexOf("\r\n\r\n", offset, "latin1");
+          const end = bytes.indexOf(HEAD_END, offset);
           if (end === -1) {
             if (bytes.length - offset > MAX_HEAD_BYTES) throw new Error("the hub's answer head is too large");
             return this.wait(bytes, offset);
@@ -115,7 +144,7 @@ export class HubAnswerParser {
         case "length":
         case "chunkData": {
           const take = Math.min(this.remaining, bytes.length - offset);
-          if (take > 0) this.keep(bytes.subarray(offset, offset + take));
+          if (take > 0) this.keep(bytes, offset, offset + take);
           offset += take;
           this.remaining -= take;
           if (this.remaining > 0) return undefined;
@@ -153,7 +182,7 @@ export class HubAnswerParser {
           break;
         }
         case "untilClose": {
-          if (offset < bytes.length) this.keep(bytes.subarray(offset));
+          if (offset < bytes.length) this.keep(bytes, offset, bytes.length);
           return undefined;
         }
       }
@@ -175,10 +204,10 @@ export class HubAnswerParser {
     return undefined;
   }
 
-  private keep(bytes: Buffer): void {
-    if (this.sized !== undefined) bytes.copy(this.sized, this.size);
-    else this.chunks.push(Buffer.from(bytes));
-    this.size += bytes.length;
+  private keep(bytes: Buffer, start: number, end: number): void {
+    if (this.sized !== undefined) bytes.copy(this.sized, this.size, start, end);
+    else this.chunks.push(Buffer.from(bytes.subarray(start, end)));
+    this.size += end - start;
   }
 
   private finish(): ParsedHubAnswer {
@@ -257,6 +286,6 @@ export class HubAnswerParser {
     this.remaining = Number(length);
     this.stage = this.remaining === 0 ? "done" : "length";
     if (this.remaining > 0 && this.remaining <= MAX_SIZED_BODY_BYTES)
-      this.sized = Buffer.allocUnsafe(this.remaining);
+      this.sized = bodies.take(this.remaining);
   }
 }

@@ -411,6 +411,28 @@ describe("the hub answer parser", () => {
     }
   });
 
+  test("sized bodies keep their own bytes across many answers, whole or split, small or large", () => {
+    const kept: { body: Buffer; expected: Buffer }[] = [];
+    for (let i = 0; i < 200; i++) {
+      const size = i % 50 === 0 ? 9_000 + i : 1 + ((i * 997) % 3_000);
+      const expected = Buffer.alloc(size, i % 251);
+      const bytes = Buffer.concat([
+        Buffer.from(`HTTP/1.1 200 OK\r\ncontent-length: ${size}\r\n\r\n`),
+        expected,
+      ]);
+      const parser = new HubAnswerParser("GET");
+      const cut = i % 2 === 0 ? bytes.length : bytes.length - Math.ceil(size / 2);
+      let parsed = parser.push(bytes.subarray(0, cut));
+      if (cut < bytes.length) {
+        assert.equal(parsed, undefined);
+        parsed = parser.push(bytes.subarray(cut));
+      }
+      assert.ok(parsed);
+      kept.push({ body: parsed.answer.body, expected });
+    }
+    for (const { body, expected } of kept) assert.ok(body.equals(expected));
+  });
+
   test("bytes that are not an HTTP answer are refused", () => {
     assert.throws(() => new HubAnswerParser("GET").push(Buffer.from("SSH-2.0-OpenSSH\r\n\r\n")));
     assert.throws(() =>
