@@ -277,8 +277,7 @@ export function createConnectionPool<Request, Answer extends KeptAlive, Deadline
     const exchange = connection.exchange;
     if (
       config.resetEndsReadToClose &&
-      exchange !== undefined &&
-      exchange.reader.endsAtClose &&
+      exchange?.reader.endsAtClose &&
       (error as { code?: string }).code === "ECONNRESET"
     ) {
       complete(connection, exchange);
