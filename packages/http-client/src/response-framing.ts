@@ -51,40 +51,6 @@ export abstract class ResponseFraming<Answer> {
       bytes = Buffer.concat([this.pending, chunk]);
       this.pending = undefined;
     }
-    const answer = this.frame(bytes);
-    if (answer === undefined) this.held(bytes);
-    return answer;
-  }
-
-  /** True when the body runs to the close: a clean close then ends the answer. */
-  get endsAtClose(): boolean {
-    return this.stage === "untilClose";
-  }
-
-  /** The connection ended cleanly: the answer if its body runs to the close, else `cutShort()`'s throw. */
-  end(): Answer {
-    if (this.stage !== "untilClose") throw this.cutShort();
-    this.keepAlive = false;
-    this.stage = "done";
-    return this.answer(undefined);
-  }
-
-  /** The error for a connection that ended before its answer did. */
-  abstract cutShort(): Error;
-
-  /** Reads a head (without its final CRLF CRLF); an informational one leaves `stage` at "head". */
-  protected abstract readHead(head: string): void;
-
-  /** Takes `bytes[start, end)` of the body. */
-  protected abstract keep(bytes: Buffer, start: number, end: number): void;
-
-  /** The answer, complete: `bytes` are the ones read last, when it ended in them. */
-  protected abstract answer(bytes: Buffer | undefined): Answer;
-
-  /** A `push` ends without the answer: what was kept of `bytes` must be copied now. */
-  protected held(_bytes: Buffer): void {}
-
-  private frame(bytes: Buffer): Answer | undefined {
     const rules = this.rules;
     let offset = 0;
     while (this.stage !== "done") {
@@ -107,7 +73,7 @@ export abstract class ResponseFraming<Answer> {
           if (take > 0) this.keep(bytes, offset, offset + take);
           offset += take;
           this.remaining -= take;
-          if (this.remaining > 0) return undefined;
+          if (this.remaining > 0) return this.held(bytes);
           this.stage = this.stage === "length" ? "done" : "chunkDataEnd";
           break;
         }
@@ -138,7 +104,7 @@ export abstract class ResponseFraming<Answer> {
         }
         case "untilClose": {
           if (offset < bytes.length) this.keep(bytes, offset, bytes.length);
-          return undefined;
+          return this.held(bytes);
         }
       }
     }
@@ -147,9 +113,39 @@ export abstract class ResponseFraming<Answer> {
     return this.answer(bytes);
   }
 
+  /** True when the body runs to the close: a clean close then ends the answer. */
+  get endsAtClose(): boolean {
+    return this.stage === "untilClose";
+  }
+
+  /** The connection ended cleanly: the answer if its body runs to the close, else `cutShort()`'s throw. */
+  end(): Answer {
+    if (this.stage !== "untilClose") throw this.cutShort();
+    this.keepAlive = false;
+    this.stage = "done";
+    return this.answer(undefined);
+  }
+
+  /** The error for a connection that ended before its answer did. */
+  abstract cutShort(): Error;
+
+  /** Reads a head (without its final CRLF CRLF); an informational one leaves `stage` at "head". */
+  protected abstract readHead(head: string): void;
+
+  /** Takes `bytes[start, end)` of the body. */
+  protected abstract keep(bytes: Buffer, start: number, end: number): void;
+
+  /** The answer, complete: `bytes` are the ones read last, when it ended in them. */
+  protected abstract answer(bytes: Buffer | undefined): Answer;
+
+  /** A `push` ends without the answer: what was kept of `bytes` must be copied now. */
+  protected held(_bytes: Buffer): undefined {
+    return undefined;
+  }
+
   private wait(bytes: Buffer, offset: number): undefined {
     if (offset < bytes.length) this.pending = copyOf(bytes, offset, bytes.length);
-    return undefined;
+    return this.held(bytes);
   }
 }
 

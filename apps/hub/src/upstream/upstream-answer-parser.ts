@@ -112,14 +112,12 @@ export class UpstreamAnswerParser extends ResponseFraming<ParsedAnswer> {
     super(UNDICI_RULES);
   }
 
-  override push(chunk: Buffer): ParsedAnswer | undefined {
-    const answer = super.push(chunk);
-    if (this.onHead !== undefined && this.statusCode !== 0) {
-      const onHead = this.onHead;
-      this.onHead = undefined;
-      onHead(this.statusCode, this.rawHeaders);
-    }
-    return answer;
+  /** Tells `onHead` once a final head is read: at the end of the `push` that read it (held or answer). */
+  private announce(): void {
+    const onHead = this.onHead;
+    if (onHead === undefined || this.statusCode === 0) return;
+    this.onHead = undefined;
+    onHead(this.statusCode, this.rawHeaders);
   }
 
   /** The error undici gives for a connection closed before or inside an answer (a body cut short of its Content-Length). */
@@ -140,10 +138,12 @@ export class UpstreamAnswerParser extends ResponseFraming<ParsedAnswer> {
     this.size += length;
   }
 
-  protected override held(bytes: Buffer): void {
+  protected override held(bytes: Buffer): undefined {
     const { pieces } = this;
     for (let i = 0; i < pieces.length; i += 2) this.chunks.push(copyOf(bytes, pieces[i]!, pieces[i + 1]!));
     pieces.length = 0;
+    this.announce();
+    return undefined;
   }
 
   /** The body as text: decoded straight from the read when it all came in one, else gathered first. */
@@ -163,6 +163,7 @@ export class UpstreamAnswerParser extends ResponseFraming<ParsedAnswer> {
     const text = this.text(bytes);
     this.chunks = [];
     this.pieces.length = 0;
+    this.announce();
     return {
       statusCode: this.statusCode,
       headers: this.headers,
