@@ -9,16 +9,23 @@ export interface PlainAnswer {
   readonly keepAliveHintMs: number | undefined;
 }
 
+/** A rule's error: the test matches its text. */
+function refusal(text: string): () => Error {
+  return () => new Error(text);
+}
+
+function hexChunkSize(line: string): number {
+  if (!/^[0-9a-f]{1,6}$/i.test(line)) throw new Error("bad chunk size");
+  return Number.parseInt(line, 16);
+}
+
 export const plainRules: FramingRules = {
   maxHeadBytes: 1024,
   maxChunkLineBytes: 64,
-  headTooLarge: () => new Error("head too large"),
-  chunkLineTooLong: () => new Error("chunk line too long"),
-  noCrlfAfterChunk: () => new Error("no CRLF after chunk"),
-  chunkSize(line) {
-    if (!/^[0-9a-f]{1,6}$/i.test(line)) throw new Error("bad chunk size");
-    return Number.parseInt(line, 16);
-  },
+  headTooLarge: refusal("head too large"),
+  chunkLineTooLong: refusal("chunk line too long"),
+  noCrlfAfterChunk: refusal("no CRLF after chunk"),
+  chunkSize: hexChunkSize,
 };
 
 /**
