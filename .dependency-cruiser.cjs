@@ -12,9 +12,9 @@ module.exports = {
     {
       name: "contract-imports-nothing-internal",
       comment:
-        "packages/contract, packages/clock (and the tests' packages/test-support) sit at the bottom: no other workspace package or app.",
+        "packages/contract, packages/clock, packages/http-client (and the tests' packages/test-support) sit at the bottom: no other workspace package or app.",
       severity: "error",
-      from: { path: "^packages/(contract|clock|test-support)/" },
+      from: { path: "^packages/(contract|clock|http-client|test-support)/" },
       to: { path: "^(packages|apps)/|^@hub/", pathNot: "^packages/$1/" },
     },
     {

@@ -1,4 +1,5 @@
 import type { HubAnswer } from "@hub/contract";
+import { copyOf, type FramingRules, ResponseFraming } from "@hub/http-client";
 
 /** A hub answer read off a keep-alive connection, and whether that connection may carry the next call. */
 export interface ParsedHubAnswer {
@@ -14,8 +15,6 @@ const MAX_CHUNK_LINE_BYTES = 4 * 1024;
 /** Bodies up to this length get their buffer up front; a larger Content-Length is believed as it arrives. */
 const MAX_SIZED_BODY_BYTES = 1024 * 1024;
 const EMPTY = Buffer.alloc(0);
-/** The end of a head; a Buffer needle is searched for without the string's encoding step. */
-const HEAD_END = Buffer.from("\r\n\r\n", "latin1");
 /** Bodies up to this size are cut from a shared slab; larger ones get their own buffer. */
 const SLAB_PIECE_MAX_BYTES = 8 * 1024;
 const SLAB_BYTES = 64 * 1024;
@@ -43,16 +42,6 @@ class BodySlab {
 }
 
 const bodies = new BodySlab();
-
-type Stage =
-  | "head"
-  | "length"
-  | "chunkSize"
-  | "chunkData"
-  | "chunkDataEnd"
-  | "trailers"
-  | "untilClose"
-  | "done";
 
 /** `text` from `start` to `end` without the spaces and tabs around it (only those: other bytes are the value's). */
 function trimmed(text: string, start: number, end: number): string {
@@ -98,120 +87,51 @@ function headerName(text: string, start: number, end: number): string {
   return text.slice(start, end).toLowerCase();
 }
 
+/** The gateway's framing rules: Node's own head limit, its own error texts, trailers skipped. */
+const HUB_ANSWER_RULES: FramingRules = {
+  maxHeadBytes: MAX_HEAD_BYTES,
+  maxChunkLineBytes: MAX_CHUNK_LINE_BYTES,
+  headTooLarge: () => new Error("the hub's answer head is too large"),
+  chunkLineTooLong: () => new Error("a chunk line of the hub's answer is too long"),
+  noCrlfAfterChunk: () => new Error("a chunk of the hub's answer has no CRLF"),
+  chunkSize(line) {
+    const semicolon = line.indexOf(";");
+    const digits = (semicolon === -1 ? line : line.slice(0, semicolon)).trim();
+    if (!/^[0-9a-fA-F]{1,8}$/.test(digits)) throw new Error("a chunk size of the hub's answer is not hex");
+    return Number.parseInt(digits, 16);
+  },
+};
+
 /**
- * Reads one HTTP/1.1 answer from the bytes of a connection as they arrive: status line and headers,
- * then a body framed by Content-Length, by chunked coding or by the close; informational (1xx) answers
- * are skipped. Throws on bytes that are not such an answer. What it keeps it copies: the bytes passed
- * to `push` may be a read buffer used again for the next read.
+ * Reads one hub answer from the bytes of a connection as they arrive: status line and headers, then a
+ * body framed by Content-Length, by chunked coding or by the close; informational (1xx) answers are
+ * skipped. Throws on bytes that are not such an answer. The body is copied as it arrives.
  */
-export class HubAnswerParser {
-  private stage: Stage = "head";
-  private pending: Buffer | undefined;
+export class HubAnswerParser extends ResponseFraming<ParsedHubAnswer> {
   private statusCode = 0;
   private headers: Record<string, string> = {};
-  private keepAlive = true;
   private keepAliveHintMs: number | undefined;
-  private remaining = 0;
   private readonly chunks: Buffer[] = [];
   private size = 0;
   /** The body when its length is known: filled in place as the bytes arrive. */
   private sized: Buffer | undefined;
 
   /** `method` is the call's: an answer to HEAD has no body whatever its headers say. */
-  constructor(private readonly method: string) {}
-
-  /** Feeds the next bytes; returns the answer once it is complete. */
-  push(chunk: Buffer): ParsedHubAnswer | undefined {
-    let bytes = chunk;
-    if (this.pending !== undefined) {
-      bytes = Buffer.concat([this.pending, chunk]);
-      this.pending = undefined;
-    }
-    let offset = 0;
-    while (this.stage !== "done") {
-      switch (this.stage) {
-        case "head": {
-          const end = bytes.indexOf(HEAD_END, offset);
-          if (end === -1) {
-            if (bytes.length - offset > MAX_HEAD_BYTES) throw new Error("the hub's answer head is too large");
-            return this.wait(bytes, offset);
-          }
-          if (end - offset > MAX_HEAD_BYTES) throw new Error("the hub's answer head is too large");
-          this.readHead(bytes.toString("latin1", offset, end));
-          offset = end + 4;
-          break;
-        }
-        case "length":
-        case "chunkData": {
-          const take = Math.min(this.remaining, bytes.length - offset);
-          if (take > 0) this.keep(bytes, offset, offset + take);
-          offset += take;
-          this.remaining -= take;
-          if (this.remaining > 0) return undefined;
-          this.stage = this.stage === "length" ? "done" : "chunkDataEnd";
-          break;
-        }
-        case "chunkDataEnd": {
-          if (bytes.length - offset < 2) return this.wait(bytes, offset);
-          if (bytes[offset] !== 13 || bytes[offset + 1] !== 10)
-            throw new Error("a chunk of the hub's answer has no CRLF");
-          offset += 2;
-          this.stage = "chunkSize";
-          break;
-        }
-        case "chunkSize":
-        case "trailers": {
-          const end = bytes.indexOf("\r\n", offset, "latin1");
-          if (end === -1) {
-            if (bytes.length - offset > MAX_CHUNK_LINE_BYTES)
-              throw new Error("a chunk line of the hub's answer is too long");
-            return this.wait(bytes, offset);
-          }
-          const line = bytes.toString("latin1", offset, end);
-          offset = end + 2;
-          if (this.stage === "trailers") {
-            if (line.length === 0) this.stage = "done";
-            break;
-          }
-          const semicolon = line.indexOf(";");
-          const digits = (semicolon === -1 ? line : line.slice(0, semicolon)).trim();
-          if (!/^[0-9a-fA-F]{1,8}$/.test(digits))
-            throw new Error("a chunk size of the hub's answer is not hex");
-          this.remaining = Number.parseInt(digits, 16);
-          this.stage = this.remaining === 0 ? "trailers" : "chunkData";
-          break;
-        }
-        case "untilClose": {
-          if (offset < bytes.length) this.keep(bytes, offset, bytes.length);
-          return undefined;
-        }
-      }
-    }
-    // Bytes after the answer were not asked for: the connection is not used again.
-    if (offset < bytes.length) this.keepAlive = false;
-    return this.finish();
+  constructor(private readonly method: string) {
+    super(HUB_ANSWER_RULES);
   }
 
-  /** The connection ended cleanly: the answer if its body runs to the close, else a throw. */
-  end(): ParsedHubAnswer {
-    if (this.stage !== "untilClose") throw new Error("the hub closed the connection before its answer ended");
-    this.keepAlive = false;
-    return this.finish();
+  cutShort(): Error {
+    return new Error("the hub closed the connection before its answer ended");
   }
 
-  private wait(bytes: Buffer, offset: number): undefined {
-    if (offset < bytes.length) this.pending = Buffer.from(bytes.subarray(offset));
-    return undefined;
-  }
-
-  private keep(bytes: Buffer, start: number, end: number): void {
+  protected keep(bytes: Buffer, start: number, end: number): void {
     if (this.sized !== undefined) bytes.copy(this.sized, this.size, start, end);
-    else this.chunks.push(Buffer.from(bytes.subarray(start, end)));
+    else this.chunks.push(copyOf(bytes, start, end));
     this.size += end - start;
   }
 
-  private finish(): ParsedHubAnswer {
-    this.stage = "done";
+  protected answer(): ParsedHubAnswer {
     const { chunks, size } = this;
     const body =
       this.sized ??
@@ -223,7 +143,7 @@ export class HubAnswerParser {
     };
   }
 
-  private readHead(head: string): void {
+  protected readHead(head: string): void {
     const statusEnd = head.indexOf("\r\n");
     const status = statusEnd === -1 ? head : head.slice(0, statusEnd);
     const code = Number(status.slice(9, 12));

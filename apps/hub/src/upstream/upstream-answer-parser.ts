@@ -1,3 +1,5 @@
+import { copyOf, type FramingRules, ResponseFraming } from "@hub/http-client";
+
 /** An upstream's answer headers: names lower-cased, a repeated header's values in an array. */
 export type AnswerHeaders = Record<string, string | string[] | undefined>;
 
@@ -44,16 +46,6 @@ const FIELD_VALUE = /^[\t\u0020-\u007e\u0080-\u00ff]*$/;
 const CHUNK_SIZE = /^([0-9a-fA-F]{1,13})(?:;[\t\u0020-\u007e\u0080-\u00ff]*)?$/;
 const KEEP_ALIVE_TIMEOUT = /timeout=(\d+)/;
 
-type Stage =
-  | "head"
-  | "length"
-  | "chunkSize"
-  | "chunkData"
-  | "chunkDataEnd"
-  | "trailers"
-  | "untilClose"
-  | "done";
-
 /** undici's HTTPParserError: its message names llhttp's reason, and it carries no code. */
 function parserError(reason: string): Error {
   const error = new Error(`Response does not match the HTTP/1.1 protocol (${reason})`);
@@ -74,141 +66,61 @@ export function socketError(message: string): UpstreamHttpError {
   return new UpstreamHttpError("UND_ERR_SOCKET", message);
 }
 
+/** undici's framing rules: llhttp's strict head and chunk checks, with undici's errors. */
+const UNDICI_RULES: FramingRules = {
+  maxHeadBytes: MAX_RAW_HEAD_BYTES,
+  maxChunkLineBytes: MAX_CHUNK_LINE_BYTES,
+  headTooLarge: headersOverflow,
+  chunkLineTooLong: () => parserError("Chunk line too long"),
+  noCrlfAfterChunk: () => parserError("Expected LF after chunk data"),
+  chunkSize(line) {
+    const size = CHUNK_SIZE.exec(line);
+    if (size === null) throw parserError("Invalid character in chunk size");
+    const bytes = Number.parseInt(size[1]!, 16);
+    if (bytes > Number.MAX_SAFE_INTEGER) throw parserError("Chunk size overflow");
+    return bytes;
+  },
+  trailer: checkFieldLine,
+  partialHead: checkLineEnds,
+};
+
+/** Told once a final answer's head is read: its status and header lines (names and values alternating). */
+export type AnswerHeadListener = (statusCode: number, rawHeaders: readonly string[]) => void;
+
 /**
  * Reads one HTTP/1.1 answer to a GET or POST as its bytes arrive, with the framing rules of undici's
  * parser (llhttp, strict): status line and headers, a Content-Length, chunked or read-to-close body,
- * informational answers skipped (100 and 101 refused as undici does). Throws on anything else. What it
- * keeps it copies: the bytes passed to `push` may be a read buffer used again for the next read.
+ * informational answers skipped (100 and 101 refused as undici does). Throws on anything else. The body
+ * is kept as ranges of the read and copied only when the answer does not end in it.
  */
-export class UpstreamAnswerParser {
-  private stage: Stage = "head";
-  private pending: Buffer | undefined;
+export class UpstreamAnswerParser extends ResponseFraming<ParsedAnswer> {
   private statusCode = 0;
   private headers: AnswerHeaders = {};
   private rawHeaders: string[] = [];
-  private keepAlive = true;
   private keepAliveHintMs: number | undefined;
-  private remaining = 0;
   /** Body bytes already copied out of earlier reads. */
   private chunks: Buffer[] = [];
   /** Body ranges of the bytes being parsed now, copied only if the answer does not end in them. */
-  private pieces: number[] = [];
-  private current: Buffer | undefined;
+  private readonly pieces: number[] = [];
   private size = 0;
 
-  constructor(private readonly maxBodyBytes: number) {}
-
-  /** True once a final (non-1xx) answer's head is read. */
-  get answering(): boolean {
-    return this.statusCode !== 0;
+  /** `onHead` is told after the `push` that read the final head, unless that `push` threw. */
+  constructor(
+    private readonly maxBodyBytes: number,
+    private onHead?: AnswerHeadListener,
+  ) {
+    super(UNDICI_RULES);
   }
 
-  get status(): number {
-    return this.statusCode;
+  /** Tells `onHead` once a final head is read: at the end of the `push` that read it (held or answer). */
+  private announce(): void {
+    const onHead = this.onHead;
+    if (onHead === undefined || this.statusCode === 0) return;
+    this.onHead = undefined;
+    onHead(this.statusCode, this.rawHeaders);
   }
 
-  get headerLines(): readonly string[] {
-    return this.rawHeaders;
-  }
-
-  /** Feeds the next bytes; returns the answer once complete. */
-  push(chunk: Buffer): ParsedAnswer | undefined {
-    let bytes = chunk;
-    if (this.pending !== undefined) {
-      bytes = Buffer.concat([this.pending, chunk]);
-      this.pending = undefined;
-    }
-    this.current = bytes;
-    const answer = this.parse(bytes);
-    if (answer === undefined) this.ownPieces(bytes);
-    this.current = undefined;
-    return answer;
-  }
-
-  private parse(bytes: Buffer): ParsedAnswer | undefined {
-    let offset = 0;
-    while (this.stage !== "done") {
-      switch (this.stage) {
-        case "head": {
-          const end = bytes.indexOf("\r\n\r\n", offset, "latin1");
-          if (end === -1) {
-            if (bytes.length - offset > MAX_RAW_HEAD_BYTES) throw headersOverflow();
-            checkLineEnds(bytes, offset);
-            return this.wait(bytes, offset);
-          }
-          if (end - offset > MAX_RAW_HEAD_BYTES) throw headersOverflow();
-          this.readHead(bytes.toString("latin1", offset, end));
-          offset = end + 4;
-          break;
-        }
-        case "length":
-        case "chunkData": {
-          const take = Math.min(this.remaining, bytes.length - offset);
-          if (take > 0) this.keep(offset, offset + take);
-          offset += take;
-          this.remaining -= take;
-          if (this.remaining > 0) return undefined;
-          this.stage = this.stage === "length" ? "done" : "chunkDataEnd";
-          break;
-        }
-        case "chunkDataEnd": {
-          if (bytes.length - offset < 2) return this.wait(bytes, offset);
-          if (bytes[offset] !== 13 || bytes[offset + 1] !== 10) {
-            throw parserError("Expected LF after chunk data");
-          }
-          offset += 2;
-          this.stage = "chunkSize";
-          break;
-        }
-        case "chunkSize":
-        case "trailers": {
-          const end = bytes.indexOf("\r\n", offset, "latin1");
-          if (end === -1) {
-            if (bytes.length - offset > MAX_CHUNK_LINE_BYTES) {
-              throw parserError("Chunk line too long");
-            }
-            return this.wait(bytes, offset);
-          }
-          const line = bytes.toString("latin1", offset, end);
-          offset = end + 2;
-          if (this.stage === "trailers") {
-            if (line.length === 0) this.stage = "done";
-            else checkFieldLine(line);
-            break;
-          }
-          const size = CHUNK_SIZE.exec(line);
-          if (size === null) throw parserError("Invalid character in chunk size");
-          this.remaining = Number.parseInt(size[1]!, 16);
-          if (this.remaining > Number.MAX_SAFE_INTEGER) {
-            throw parserError("Chunk size overflow");
-          }
-          this.stage = this.remaining === 0 ? "trailers" : "chunkData";
-          break;
-        }
-        case "untilClose": {
-          if (offset < bytes.length) this.keep(offset, bytes.length);
-          return undefined;
-        }
-      }
-    }
-    // Bytes after the answer answer nothing asked: undici's parser refuses them and drops the socket.
-    if (offset < bytes.length) this.keepAlive = false;
-    return this.finish();
-  }
-
-  /**
-   * The upstream closed its side: the answer if its body runs to the close, else the error undici
-   * gives (a body cut short of its Content-Length, a connection closed before or inside an answer).
-   */
-  end(): ParsedAnswer {
-    if (this.stage === "untilClose") {
-      this.keepAlive = false;
-      return this.finish();
-    }
-    throw this.cutShort();
-  }
-
-  /** The error for a connection that ended before its answer did. */
+  /** The error undici gives for a connection closed before or inside an answer (a body cut short of its Content-Length). */
   cutShort(): Error {
     if (this.statusCode !== 0 && !this.keepAlive) {
       if (this.stage === "length") {
@@ -219,32 +131,24 @@ export class UpstreamAnswerParser {
     return socketError("other side closed");
   }
 
-  /** True when a close ends the answer (read to close); undici completes it then, even on a reset. */
-  get endsAtClose(): boolean {
-    return this.stage === "untilClose";
-  }
-
-  private wait(bytes: Buffer, offset: number): undefined {
-    if (offset < bytes.length) this.pending = copyOf(bytes, offset, bytes.length);
-    return undefined;
-  }
-
-  private keep(start: number, end: number): void {
+  protected keep(_bytes: Buffer, start: number, end: number): void {
     const length = end - start;
     if (this.size + length > this.maxBodyBytes) throw new AnswerTooLarge(this.maxBodyBytes);
     this.pieces.push(start, end);
     this.size += length;
   }
 
-  private ownPieces(bytes: Buffer): void {
+  protected override held(bytes: Buffer): undefined {
     const { pieces } = this;
     for (let i = 0; i < pieces.length; i += 2) this.chunks.push(copyOf(bytes, pieces[i]!, pieces[i + 1]!));
     pieces.length = 0;
+    this.announce();
+    return undefined;
   }
 
   /** The body as text: decoded straight from the read when it all came in one, else gathered first. */
-  private text(): string {
-    const { chunks, pieces, current } = this;
+  private text(current: Buffer | undefined): string {
+    const { chunks, pieces } = this;
     if (chunks.length === 0 && pieces.length === 0) return "";
     if (chunks.length === 0 && pieces.length === 2) return current!.toString("utf8", pieces[0], pieces[1]);
     if (chunks.length === 1 && pieces.length === 0) return chunks[0]!.toString("utf8");
@@ -255,11 +159,11 @@ export class UpstreamAnswerParser {
     return body.toString("utf8");
   }
 
-  private finish(): ParsedAnswer {
-    this.stage = "done";
-    const text = this.text();
+  protected answer(bytes: Buffer | undefined): ParsedAnswer {
+    const text = this.text(bytes);
     this.chunks = [];
     this.pieces.length = 0;
+    this.announce();
     return {
       statusCode: this.statusCode,
       headers: this.headers,
@@ -270,7 +174,7 @@ export class UpstreamAnswerParser {
     };
   }
 
-  private readHead(head: string): void {
+  protected readHead(head: string): void {
     let lineEnd = head.indexOf("\r\n");
     if (lineEnd === -1) lineEnd = head.length;
     const statusLine = head.slice(0, lineEnd);
@@ -388,11 +292,4 @@ function checkLineEnds(bytes: Buffer, offset: number): void {
   for (let at = bytes.indexOf(10, offset); at !== -1; at = bytes.indexOf(10, at + 1)) {
     if (at === offset || bytes[at - 1] !== 13) throw parserError("Missing expected CR after response line");
   }
-}
-
-/** A copy of bytes[start, end) (Buffer.from of a Buffer over 4 KiB copies byte by byte in Node 20). */
-function copyOf(bytes: Buffer, start: number, end: number): Buffer {
-  const copy = Buffer.allocUnsafe(end - start);
-  bytes.copy(copy, 0, start, end);
-  return copy;
 }

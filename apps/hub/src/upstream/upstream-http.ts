@@ -1,8 +1,16 @@
 import { channel } from "node:diagnostics_channel";
 import { z } from "zod";
+import { createConnectionPool } from "@hub/http-client";
 import { CallDeadline } from "./call-deadline.js";
-import { type AnswerHeaders, AnswerTooLarge, UpstreamHttpError } from "./upstream-answer-parser.js";
-import { createUpstreamConnections } from "./upstream-connections.js";
+import {
+  type AnswerHeaders,
+  type AnswerHeadListener,
+  AnswerTooLarge,
+  type ParsedAnswer,
+  socketError,
+  UpstreamAnswerParser,
+  UpstreamHttpError,
+} from "./upstream-answer-parser.js";
 
 /** Why a call gave no usable answer without the upstream saying no. */
 export type UnavailableReason = "timeout" | "aborted" | "transport" | "server-error" | "malformed";
@@ -58,6 +66,11 @@ export function notReadyReason(sent: Sent, good: (status: number) => boolean): s
 
 /** Largest upstream answer the client reads; a bigger one is a malformed answer. */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+/** undici's defaults, kept: idle sockets go after 30 s, or 2 s before the upstream's `keep-alive: timeout=`. */
+const KEEP_ALIVE_TIMEOUT_MS = 30_000;
+const KEEP_ALIVE_MAX_TIMEOUT_MS = 600_000;
+const CONNECT_TIMEOUT_MS = 10_000;
+const SWEEP_INTERVAL_MS = 1_000;
 
 /** Failures at connect time: the request was never written, so nothing reached the upstream. */
 const NOT_SENT_CODES = new Set([
@@ -176,10 +189,19 @@ function rawHeadersOf(lines: readonly string[]): Buffer[] {
   return lines.map((line) => Buffer.from(line, "latin1"));
 }
 
+/** The call's deadline is handed the pool's abort while the call is out. */
+function attachDeadline(deadline: CallDeadline, abort: (() => void) | undefined): void {
+  deadline.onAbort = abort;
+}
+
+function identity(bytes: Buffer | string): Buffer | string {
+  return bytes;
+}
+
 /**
- * Calls to one upstream over keep-alive connections of the hub's own HTTP/1.1 client (a request is
- * written in the turn it is made). Every call runs under the upstream's timeout and the caller's signal;
- * only those two end a call.
+ * Calls to one upstream over keep-alive connections of the hub's own HTTP/1.1 client (node:net, or
+ * node:tls with the default certificate checks and SNI; a request is written in the turn it is made).
+ * Every call runs under the upstream's timeout and the caller's signal; only those two end a call.
  */
 export function createUpstreamSender(
   config: UpstreamSenderConfig,
@@ -187,13 +209,35 @@ export function createUpstreamSender(
 ): UpstreamSender {
   const base = new URL(config.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, "");
-  const connections = createUpstreamConnections({
+  const hostname = base.hostname.replace(/^\[|\]$/g, "");
+  const port = base.port === "" ? (base.protocol === "https:" ? 443 : 80) : Number(base.port);
+  const connections = createConnectionPool<Buffer | string, ParsedAnswer, CallDeadline>({
     origin: base,
     connections: config.connections,
-    maxAnswerBytes: MAX_ANSWER_BYTES,
-    onHead: (request, statusCode, lines) =>
-      answerHeadRead.publish({ request, response: { statusCode, headers: rawHeadersOf(lines) } }),
+    requestBytes: identity,
+    keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
+    keepAliveMaxTimeoutMs: KEEP_ALIVE_MAX_TIMEOUT_MS,
+    sweepIntervalMs: SWEEP_INTERVAL_MS,
+    unrefIdle: true,
+    // A reset after an answer read to the close still ends that answer, as in undici.
+    resetEndsReadToClose: true,
+    connectTimeout: {
+      ms: CONNECT_TIMEOUT_MS,
+      error: () =>
+        new UpstreamHttpError(
+          "UND_ERR_CONNECT_TIMEOUT",
+          `Connect Timeout Error (attempted address: ${hostname}:${port}, timeout: ${CONNECT_TIMEOUT_MS}ms)`,
+        ),
+    },
+    closedError: () => new UpstreamHttpError("UND_ERR_DESTROYED", "The client is destroyed"),
+    socketClosedError: () => socketError("closed"),
+    deadlineReason: (deadline) => deadline.reason,
+    deadlines: { attach: attachDeadline },
   });
+  function announceHead(request: object): AnswerHeadListener {
+    return (statusCode, lines) =>
+      answerHeadRead.publish({ request, response: { statusCode, headers: rawHeadersOf(lines) } });
+  }
   const sharedHeaders: Record<string, string> = {
     accept: "application/json",
     "user-agent": "intent-hub/0.1",
@@ -267,7 +311,11 @@ export function createUpstreamSender(
           tag = { origin: base.origin, method, path: fullPath };
           requestCreated.publish({ request: tag });
         }
-        const answer = await connections.exchange(bytes, deadline, tag);
+        const reader = new UpstreamAnswerParser(
+          MAX_ANSWER_BYTES,
+          tag === undefined ? undefined : announceHead(tag),
+        );
+        const answer = await connections.exchange(bytes, reader, deadline);
         sent = {
           ok: true,
           answer: {

@@ -1,0 +1,2 @@
+export * from "./connection-pool.js";
+export * from "./response-framing.js";
