@@ -1,5 +1,5 @@
 import type { HubAnswer } from "@hub/contract";
-import { copyOf, type FramingRules, ResponseFraming } from "@hub/http-client";
+import { BufferSlab, copyOf, type FramingRules, ResponseFraming } from "@hub/http-client";
 
 /** A hub answer read off a keep-alive connection, and whether that connection may carry the next call. */
 export interface ParsedHubAnswer {
@@ -15,33 +15,8 @@ const MAX_CHUNK_LINE_BYTES = 4 * 1024;
 /** Bodies up to this length get their buffer up front; a larger Content-Length is believed as it arrives. */
 const MAX_SIZED_BODY_BYTES = 1024 * 1024;
 const EMPTY = Buffer.alloc(0);
-/** Bodies up to this size are cut from a shared slab; larger ones get their own buffer. */
-const SLAB_PIECE_MAX_BYTES = 8 * 1024;
-const SLAB_BYTES = 64 * 1024;
-
-/**
- * Where sized bodies are kept: pieces of one 64 KiB slab, a new slab when it is used up. Node's own pool
- * is 8 KiB, so a 2 KiB catalog answer cost an ArrayBuffer every fourth call; as with that pool, a piece
- * keeps its slab alive only while the answer itself is held.
- */
-class BodySlab {
-  private slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-  private used = 0;
-
-  take(size: number): Buffer {
-    if (size > SLAB_PIECE_MAX_BYTES) return Buffer.allocUnsafe(size);
-    if (this.used + size > SLAB_BYTES) {
-      this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-      this.used = 0;
-    }
-    const piece = this.slab.subarray(this.used, this.used + size);
-    // Pieces start 8-byte aligned, as Node's pool aligns them.
-    this.used = (this.used + size + 7) & ~7;
-    return piece;
-  }
-}
-
-const bodies = new BodySlab();
+/** Where sized answer bodies are kept: pieces of a shared slab, not one allocation each. */
+const bodies = new BufferSlab();
 
 /** `text` from `start` to `end` without the spaces and tabs around it (only those: other bytes are the value's). */
 function trimmed(text: string, start: number, end: number): string {

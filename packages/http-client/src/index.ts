@@ -1,2 +1,3 @@
+export * from "./buffer-slab.js";
 export * from "./connection-pool.js";
 export * from "./response-framing.js";

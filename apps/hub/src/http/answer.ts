@@ -6,6 +6,7 @@ import {
   type HubAnswer,
   successEnvelope,
 } from "@hub/contract";
+import { BufferSlab } from "@hub/http-client";
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
@@ -20,33 +21,8 @@ export class PrerenderedJson {
 
 const CLOSING_BRACE = 0x7d;
 
-/** Envelopes up to this size are cut from a shared slab; larger ones get their own buffer. */
-const SLAB_PIECE_MAX_BYTES = 8 * 1024;
-const SLAB_BYTES = 64 * 1024;
-
-/**
- * Where prerendered envelopes are written: pieces of one 64 KiB slab, a new slab when it is used up.
- * Node's own pool is 8 KiB, so a 2 KiB catalog answer cost an ArrayBuffer allocation every fourth
- * call; as with that pool, a piece keeps its slab alive only while the answer itself is held.
- */
-class EnvelopeSlab {
-  private slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-  private used = 0;
-
-  take(size: number): Buffer {
-    if (size > SLAB_PIECE_MAX_BYTES) return Buffer.allocUnsafe(size);
-    if (this.used + size > SLAB_BYTES) {
-      this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-      this.used = 0;
-    }
-    const piece = this.slab.subarray(this.used, this.used + size);
-    // Pieces start 8-byte aligned, as Node's pool aligns them.
-    this.used = (this.used + size + 7) & ~7;
-    return piece;
-  }
-}
-
-const envelopes = new EnvelopeSlab();
+/** Where prerendered envelopes are written: pieces of a shared slab, not one allocation each. */
+const envelopes = new BufferSlab();
 
 /** A success answer that is not an envelope (the OpenAPI document). */
 export class RawBody {
