@@ -76,6 +76,12 @@ function eip3009Payload() {
   };
 }
 
+/** Each kind of typed data the hasher serves, with a maker of a random payload of that kind. */
+const BOTH_KINDS = [
+  [permit2Types, () => permit2Payload(1 + randomInt(0, 3))],
+  [eip3009Types, eip3009Payload],
+] as const;
+
 describe("typed data hasher", () => {
   it("hashes Permit2 batch witness typed data as viem does, for one to three outputs and repeated domains", () => {
     const hash = createTypedDataHasher(permit2Types, 2);
@@ -136,10 +142,7 @@ describe("typed data hasher", () => {
   });
 
   it("hashes any value, plain or not, as the hasher did before its fast path: the same hash or the same error", () => {
-    for (const [types, payload] of [
-      [permit2Types, () => permit2Payload(1 + randomInt(0, 3))],
-      [eip3009Types, eip3009Payload],
-    ] as const) {
+    for (const [types, payload] of BOTH_KINDS) {
       const hasher = createTypedDataHasher(types, 4);
       const reference = createReferenceTypedDataHasher(types, 4);
       for (let i = 0; i < 1500; i += 1) {
@@ -153,10 +156,7 @@ describe("typed data hasher", () => {
   });
 
   it("judges odd values the same as the hasher did before its fast path", () => {
-    for (const [types, payload] of [
-      [permit2Types, () => permit2Payload(1 + randomInt(0, 3))],
-      [eip3009Types, eip3009Payload],
-    ] as const) {
+    for (const [types, payload] of BOTH_KINDS) {
       const hasher = createTypedDataHasher(types);
       const reference = createReferenceTypedDataHasher(types);
       for (let i = 0; i < 1500; i += 1) {
@@ -186,10 +186,7 @@ describe("typed data hasher", () => {
   });
 
   it("takes a kept struct or array hash only for the very values it last hashed: one value changed at a time, any field", () => {
-    for (const [types, payload] of [
-      [permit2Types, () => permit2Payload(1 + randomInt(0, 3))],
-      [eip3009Types, eip3009Payload],
-    ] as const) {
+    for (const [types, payload] of BOTH_KINDS) {
       const hasher = createTypedDataHasher(types);
       const reference = createReferenceTypedDataHasher(types);
       let typedData: Record<string, unknown> = payload();
