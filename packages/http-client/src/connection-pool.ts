@@ -40,8 +40,8 @@ export interface ConnectionPoolConfig<Request, Deadline extends PoolDeadline> {
   readonly unrefIdle: boolean;
   /** A reset after an answer that runs to the close ends that answer (undici's way) instead of failing it. */
   readonly resetEndsReadToClose: boolean;
-  /** Gives up on a connection not made within `ms`, with that error. */
-  readonly connectTimeout?: { readonly ms: number; readonly error: () => Error };
+  /** Gives up on a connection not made within `ms`, with that error (given the `host:port` it tried). */
+  readonly connectTimeout?: { readonly ms: number; readonly error: (address: string) => Error };
   /** Why a call was refused once `close` was called. */
   readonly closedError: () => Error;
   /** Why a call failed when its socket closed under it without an end or an error. */
@@ -156,7 +156,10 @@ export function createConnectionPool<Request, Answer extends KeptAlive, Deadline
     }
     const { connectTimeout } = config;
     if (connectTimeout !== undefined) {
-      connection.connectTimer = setTimeout(() => fail(connection, connectTimeout.error()), connectTimeout.ms);
+      connection.connectTimer = setTimeout(
+        () => fail(connection, connectTimeout.error(`${hostname}:${port}`)),
+        connectTimeout.ms,
+      );
       connection.connectTimer.unref();
       socket.once(secure ? "secureConnect" : "connect", () => {
         clearTimeout(connection.connectTimer);

@@ -1,6 +1,6 @@
 import { channel } from "node:diagnostics_channel";
-import { z } from "zod";
 import { createConnectionPool } from "@hub/http-client";
+import { z } from "zod";
 import { CallDeadline } from "./call-deadline.js";
 import {
   type AnswerHeaders,
@@ -209,8 +209,6 @@ export function createUpstreamSender(
 ): UpstreamSender {
   const base = new URL(config.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, "");
-  const hostname = base.hostname.replace(/^\[|\]$/g, "");
-  const port = base.port === "" ? (base.protocol === "https:" ? 443 : 80) : Number(base.port);
   const connections = createConnectionPool<Buffer | string, ParsedAnswer, CallDeadline>({
     origin: base,
     connections: config.connections,
@@ -223,10 +221,10 @@ export function createUpstreamSender(
     resetEndsReadToClose: true,
     connectTimeout: {
       ms: CONNECT_TIMEOUT_MS,
-      error: () =>
+      error: (address) =>
         new UpstreamHttpError(
           "UND_ERR_CONNECT_TIMEOUT",
-          `Connect Timeout Error (attempted address: ${hostname}:${port}, timeout: ${CONNECT_TIMEOUT_MS}ms)`,
+          `Connect Timeout Error (attempted address: ${address}, timeout: ${CONNECT_TIMEOUT_MS}ms)`,
         ),
     },
     closedError: () => new UpstreamHttpError("UND_ERR_DESTROYED", "The client is destroyed"),
