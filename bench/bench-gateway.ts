@@ -2,7 +2,7 @@
 // generated API key for one organization and no pool or bucket a benchmark could reach. Shared by the
 // benchmarks that measure a route as a client sees it.
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createNetServer, type Server as NetServer } from "node:net";
 import { generateApiKey, type HubTransport, hashApiKey } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
 import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
@@ -86,5 +86,41 @@ export function createFloorForwarder(transport: HubTransport, headers: Record<st
         response.end();
       },
     );
+  });
+}
+
+/**
+ * Less than any HTTP server can be: a node:net server that reads only the request line of each
+ * request head (no headers, no body, no validation), forwards it with `transport` and writes the
+ * answer back as one buffer. Not a usable server; the gateway benchmark's measure of what a hop costs
+ * in Node itself (event loop, sockets, the transport's client) before any HTTP server runs.
+ */
+export function createSocketFloorForwarder(
+  transport: HubTransport,
+  headers: Record<string, string>,
+): NetServer {
+  return createNetServer((socket) => {
+    socket.on("error", () => socket.destroy());
+    socket.setNoDelay(true);
+    let pending = "";
+    socket.on("data", (chunk: Buffer) => {
+      pending += chunk.toString("latin1");
+      for (let end = pending.indexOf("\r\n\r\n"); end >= 0; end = pending.indexOf("\r\n\r\n")) {
+        const [method = "GET", url = "/"] = pending.slice(0, pending.indexOf("\r\n")).split(" ");
+        pending = pending.slice(end + 4);
+        transport.send({ method, url, headers }).then(
+          (answer) => {
+            const head =
+              `HTTP/1.1 ${answer.statusCode} OK\r\ncontent-type: ${answer.headers["content-type"]}\r\n` +
+              `x-request-id: ${answer.headers["x-request-id"]}\r\ncontent-length: ${answer.body.length}\r\n\r\n`;
+            const bytes = Buffer.allocUnsafe(head.length + answer.body.length);
+            bytes.write(head, 0, "latin1");
+            answer.body.copy(bytes, head.length);
+            socket.write(bytes);
+          },
+          () => socket.destroy(),
+        );
+      }
+    });
   });
 }

@@ -1,8 +1,8 @@
 // CPU profiles of a benchmark's measured phase only: with BENCH_CPU_PROFILE_DIR set, `profiled(label, work)`
 // records this process's main thread while `work` runs and writes <dir>/<label>.cpuprofile (Chrome's
-// format); `node --import tsx bench/cpu-profile.ts <file>` prints the top functions by self and by
-// inclusive time.
-import { readFileSync, writeFileSync } from "node:fs";
+// format; the folder is made when missing); `node --import tsx bench/cpu-profile.ts <file>` prints the top
+// functions by self and by inclusive time.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -20,6 +20,7 @@ export async function profiled<T>(label: string, work: () => Promise<T>): Promis
     return await work();
   } finally {
     const { profile } = await session.post("Profiler.stop");
+    mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, `${label}.cpuprofile`), JSON.stringify(profile));
     session.disconnect();
   }

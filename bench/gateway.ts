@@ -2,13 +2,16 @@
 // the default), straight to the hub's own HTTP listener, and from a bare node:http server answering the
 // same bytes; then p99 through the gateway at half the bare server's throughput; then the HTTP transport
 // (gateway → the hub's listener) beside the least a Node hop costs (a bare node:http server forwarding with
-// the same transport, no checks) and an nginx proxy_pass hop to the same listener (bench/gateway-nginx.ts). The load generator
+// the same transport, no checks) and an nginx proxy_pass hop to the same listener (bench/gateway-nginx.ts);
+// then the gateway and both floors again, each in a process of its own (bench/gateway-hop-process.ts),
+// with a node:net forwarder that parses no HTTP beside them. The load generator
 // (autocannon) runs in its own process on loopback. `npm run bench -- gateway`, or standalone:
 // `node --import tsx bench/gateway.ts`.
+import { fork } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { cpus, loadavg } from "node:os";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { systemClock } from "@hub/clock";
 import type { HubTransport } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
@@ -23,6 +26,7 @@ import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { pino } from "pino";
 import { createFloorForwarder, singleKeyStore } from "./bench-gateway.js";
 import { benchCatalog } from "./gateway-catalog.js";
+import type { HopKind, HopReady } from "./gateway-hop-process.js";
 import { startNginxHop } from "./gateway-nginx.js";
 import { type LoadResult, type LoadSettings, load } from "./load-process.js";
 
@@ -35,6 +39,52 @@ async function listenOn(server: {
 }) {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return (server.address() as AddressInfo).port;
+}
+
+const hopScript = fileURLToPath(new URL("./gateway-hop-process.ts", import.meta.url));
+
+/**
+ * One hop (bench/gateway-hop-process.ts) in its own process in front of the hub's listener, loaded like
+ * the others; its CPU time per request (warm-up included) read from that process.
+ */
+async function hopInOwnProcess(
+  kind: HopKind,
+  hubUrl: string,
+  settings: LoadSettings,
+): Promise<{
+  cpuMicrosPerRequest: number;
+  requestsPerSecond: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}> {
+  const child = fork(hopScript, [kind, hubUrl, HUB_SECRET, ORG], {
+    execArgv: ["--max-semi-space-size=64", "--import", "tsx"],
+  });
+  const next = () => new Promise<unknown>((resolve) => child.once("message", resolve));
+  try {
+    const ready = (await next()) as HopReady;
+    const cpu = async () => {
+      const answer = next();
+      child.send("cpu");
+      return (await answer) as number;
+    };
+    const headers: Record<string, string> = kind === "gateway" ? { "x-api-key": ready.key } : {};
+    const before = await cpu();
+    const result = await load(`http://127.0.0.1:${ready.port}/v1/catalog`, headers, settings);
+    const spent = (await cpu()) - before;
+    return {
+      cpuMicrosPerRequest: Math.round(spent / Math.max(1, result.requests + result.warmupRequests)),
+      requestsPerSecond: result.requestsPerSecond,
+      p99Ms: result.p99Ms,
+      // A hop that fails is cheap: these must be 0 for its figure to count.
+      non2xx: result.non2xx,
+      errors: result.errors,
+    };
+  } finally {
+    child.disconnect();
+    await new Promise((resolve) => child.once("exit", resolve));
+  }
 }
 
 /** Runs the whole benchmark and returns its figures. */
@@ -181,6 +231,16 @@ export async function run(options: Partial<LoadSettings> = {}): Promise<object> 
       await floorTransport.close();
     }
 
+    // Each hop again in a process of its own, its CPU read from that process: the issue's "gateway and
+    // hub in two processes", with no difference of two runs in it. The node:net forwarder parses no HTTP
+    // at all: what a hop costs in Node before any HTTP server runs.
+    const ownProcess = {
+      gateway: await hopInOwnProcess("gateway", hubUrl, settings),
+      nodeHttpFloor: await hopInOwnProcess("node-http-floor", hubUrl, settings),
+      socketFloor: await hopInOwnProcess("socket-floor", hubUrl, settings),
+    };
+    results.hopsInOwnProcess = ownProcess;
+
     // The same hop made by nginx: proxy_pass to the hub's listener, the hub credential set by nginx.
     const nginx = await startNginxHop(new URL(hubUrl).host, {
       "x-gateway-credential": HUB_SECRET,
@@ -210,6 +270,13 @@ export async function run(options: Partial<LoadSettings> = {}): Promise<object> 
           target: 1.5,
           nodeHopFloorCpuMicrosPerRequest: floorHopMicros,
           floorRatioToNginx: Number((floorHopMicros / Math.max(1, hopMicros)).toFixed(2)),
+          // Each hop's own process against nginx's worker (warm-up included in both).
+          inOwnProcessRatioToNginx: Object.fromEntries(
+            Object.entries(ownProcess).map(([name, hop]) => [
+              name,
+              Number((hop.cpuMicrosPerRequest / Math.max(1, hopMicros)).toFixed(2)),
+            ]),
+          ),
         };
       } finally {
         await nginx.close();
