@@ -61,7 +61,13 @@ async function hopInOwnProcess(
   const child = fork(hopScript, [kind, hubUrl, HUB_SECRET, ORG], {
     execArgv: ["--max-semi-space-size=64", "--import", "tsx"],
   });
-  const next = () => new Promise<unknown>((resolve) => child.once("message", resolve));
+  const exited = new Promise<never>((_resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`the ${kind} hop's process exited (${code})`)));
+  });
+  exited.catch(() => {});
+  // The child's next message, or its exit as an error (a child that fails to start must not hang the run).
+  const next = () =>
+    Promise.race([new Promise<unknown>((resolve) => child.once("message", resolve)), exited]);
   try {
     const ready = (await next()) as HopReady;
     const cpu = async () => {
@@ -71,7 +77,9 @@ async function hopInOwnProcess(
     };
     const headers: Record<string, string> = kind === "gateway" ? { "x-api-key": ready.key } : {};
     const before = await cpu();
-    const result = await load(`http://127.0.0.1:${ready.port}/v1/catalog`, headers, settings);
+    const result = await load(`http://127.0.0.1:${ready.port}/v1/catalog`, headers, settings, {
+      label: `gateway-own-process-${kind}`,
+    });
     const spent = (await cpu()) - before;
     return {
       cpuMicrosPerRequest: Math.round(spent / Math.max(1, result.requests + result.warmupRequests)),
@@ -82,8 +90,8 @@ async function hopInOwnProcess(
       errors: result.errors,
     };
   } finally {
-    child.disconnect();
-    await new Promise((resolve) => child.once("exit", resolve));
+    if (child.connected) child.disconnect();
+    await exited.catch(() => {});
   }
 }
 
