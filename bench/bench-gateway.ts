@@ -5,7 +5,13 @@ import { createServer, type Server } from "node:http";
 import { type AddressInfo, createServer as createNetServer, type Server as NetServer } from "node:net";
 import { generateApiKey, type HubTransport, hashApiKey } from "@hub/contract";
 import { createMemoryCounters } from "@hub/counters";
-import { createCredentialResolver, createGatewayApp, createInProcessHubTransport } from "@hub/gateway-app";
+import { systemClock } from "@hub/clock";
+import {
+  createCredentialResolver,
+  createGatewayApp,
+  createInProcessHubTransport,
+  createUsageTally,
+} from "@hub/gateway-app";
 import type { HubApp } from "@hub/hub-app";
 import { pino } from "pino";
 
@@ -61,6 +67,44 @@ export async function startBenchGateway(
     key,
     async close() {
       await gateway.close();
+      await credentials.close();
+      await transport.close();
+    },
+  };
+}
+
+/**
+ * The gateway as production runs it (one info line a call, here to /dev/null; usage counted, its rows
+ * kept nowhere) in front of `transport`, listening on 127.0.0.1 with `store`'s one key and no pool or
+ * bucket a benchmark could reach. The gateway benchmark's in-process and HTTP-transport runs and its
+ * hop process use it.
+ */
+export async function startLoggedGateway(
+  transport: HubTransport,
+  options: { hubSecret: string; store: ReturnType<typeof singleKeyStore>["store"] },
+): Promise<{ url: string; port: number; close(): Promise<void> }> {
+  const quiet = pino({ level: "silent" });
+  const credentials = createCredentialResolver({}, { store: options.store, logger: quiet });
+  const usage = createUsageTally(
+    {},
+    { store: { addUsage: async () => {} }, logger: quiet, clock: systemClock },
+  );
+  const app = createGatewayApp({
+    config: { hubCredential: options.hubSecret, organizationPool: { ratePerSecond: 1e9, burst: 1e9 } },
+    credentials,
+    counters: createMemoryCounters(),
+    transport,
+    logger: pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false })),
+    usage,
+  });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const port = (app.server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    async close() {
+      await app.close();
+      await usage.close();
       await credentials.close();
       await transport.close();
     },

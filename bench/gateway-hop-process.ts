@@ -4,16 +4,13 @@
 // measured directly, as nginx's worker's is, not as a difference between two runs of one process.
 // Started by bench/gateway.ts: `<kind> <hub url> <hub secret> <organization>`.
 import type { AddressInfo } from "node:net";
-import { systemClock } from "@hub/clock";
-import { createMemoryCounters } from "@hub/counters";
+import { createHttpHubTransport } from "@hub/gateway-app";
 import {
-  createCredentialResolver,
-  createGatewayApp,
-  createHttpHubTransport,
-  createUsageTally,
-} from "@hub/gateway-app";
-import { pino } from "pino";
-import { createFloorForwarder, createSocketFloorForwarder, singleKeyStore } from "./bench-gateway.js";
+  createFloorForwarder,
+  createSocketFloorForwarder,
+  singleKeyStore,
+  startLoggedGateway,
+} from "./bench-gateway.js";
 
 export type HopKind = "gateway" | "node-http-floor" | "socket-floor";
 
@@ -29,19 +26,9 @@ const hubHeaders = { "x-gateway-credential": hubSecret, "x-service-org": organiz
 
 async function listen(): Promise<HopReady> {
   if (kind === "gateway") {
-    const quiet = pino({ level: "silent" });
     const { key, store } = singleKeyStore(organization);
-    const app = createGatewayApp({
-      config: { hubCredential: hubSecret, organizationPool: { ratePerSecond: 1e9, burst: 1e9 } },
-      credentials: createCredentialResolver({}, { store, logger: quiet }),
-      counters: createMemoryCounters(),
-      transport,
-      // As in production: one info line per call, here to /dev/null; usage counted, its rows kept nowhere.
-      logger: pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false })),
-      usage: createUsageTally({}, { store: { addUsage: async () => {} }, logger: quiet, clock: systemClock }),
-    });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    return { port: (app.server.address() as AddressInfo).port, key };
+    const { port } = await startLoggedGateway(transport, { hubSecret, store });
+    return { port, key };
   }
   const server =
     kind === "node-http-floor"

@@ -12,19 +12,11 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { systemClock } from "@hub/clock";
 import type { HubTransport } from "@hub/contract";
-import { createMemoryCounters } from "@hub/counters";
-import {
-  createCredentialResolver,
-  createGatewayApp,
-  createHttpHubTransport,
-  createInProcessHubTransport,
-  createUsageTally,
-} from "@hub/gateway-app";
+import { createHttpHubTransport, createInProcessHubTransport } from "@hub/gateway-app";
 import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { pino } from "pino";
-import { createFloorForwarder, singleKeyStore } from "./bench-gateway.js";
+import { createFloorForwarder, singleKeyStore, startLoggedGateway } from "./bench-gateway.js";
 import { benchCatalog } from "./gateway-catalog.js";
 import type { HopKind, HopReady } from "./gateway-hop-process.js";
 import { startNginxHop } from "./gateway-nginx.js";
@@ -104,8 +96,6 @@ export async function run(options: Partial<LoadSettings> = {}): Promise<object> 
   };
   const loadBefore = loadavg()[0];
   const quiet = pino({ level: "silent" });
-  // The gateway logs as in production: one info line per call, here to /dev/null.
-  const accessLog = pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false }));
 
   const hub = createTestHubApp({
     config: { gatewayCredential: HUB_SECRET, perIpBucket: { ratePerSecond: 1e9, burst: 1e9 } },
@@ -117,33 +107,8 @@ export async function run(options: Partial<LoadSettings> = {}): Promise<object> 
 
   const { key, store } = singleKeyStore(ORG);
 
-  async function startGateway(transport: HubTransport) {
-    const credentials = createCredentialResolver({}, { store, logger: quiet });
-    // Usage is counted as in production; the minute's rows go to a writer that keeps nothing.
-    const usage = createUsageTally(
-      {},
-      { store: { addUsage: async () => {} }, logger: quiet, clock: systemClock },
-    );
-    const app = createGatewayApp({
-      config: { hubCredential: HUB_SECRET, organizationPool: { ratePerSecond: 1e9, burst: 1e9 } },
-      credentials,
-      counters: createMemoryCounters(),
-      transport,
-      logger: accessLog,
-      usage,
-    });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    return {
-      url,
-      async close() {
-        await app.close();
-        await usage.close();
-        await credentials.close();
-        await transport.close();
-      },
-    };
-  }
+  const startGateway = (transport: HubTransport) =>
+    startLoggedGateway(transport, { hubSecret: HUB_SECRET, store });
 
   // The bare server answers the bytes the hub answers for the catalog, with the same headers.
   const sample = await hub.handle({
