@@ -54,6 +54,7 @@ export function createAccountAdmin(deps: {
       email,
       role,
       orgId,
+      ...(role === "member" ? { orgRole: "owner-if-none" as const } : {}),
       at,
     });
     if (account.role !== role || account.orgId !== orgId) {

@@ -10,4 +10,6 @@ export const adminLimits = {
   maxAuditPage: 500,
   /** A week of hourly usage. */
   maxUsageHours: 7 * 24,
+  /** Per-key usage by day: what the API keys page shows (rows are kept 35 days by default). */
+  maxKeyUsageDays: 30,
 } as const;

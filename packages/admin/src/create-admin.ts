@@ -1,11 +1,18 @@
 import { type Clock, systemClock } from "@hub/clock";
-import { apiKeyDisplayPrefix } from "@hub/contract";
 import type { AccessStore, AuditStore, DashboardStore, UsageStore } from "@hub/store";
-import { type AccessAdmin, createAccessAdmin } from "./access-admin.js";
+import type { AccessAdmin } from "./access-admin.js";
+import { createAccessAdmin } from "./access/create-access-admin.js";
 import { type AccountAdmin, createAccountAdmin } from "./account-admin.js";
 import { createAdminActionRecorder } from "./admin-action-recorder.js";
 import type { AdminActor } from "./admin-actor.js";
 import { type AuditAdmin, createAuditAdmin } from "./audit-admin.js";
+import { auditedInviteVerbs } from "./audited/audited-invite-verbs.js";
+import { auditedKeyVerbs } from "./audited/audited-key-verbs.js";
+import { auditedOperationVerbs } from "./audited/audited-operation-verbs.js";
+import { auditedOrganizationVerbs } from "./audited/audited-organization-verbs.js";
+import type { MemberAdmin } from "./member-admin.js";
+import { createMemberAdmin } from "./members/create-member-admin.js";
+import { type ChainAdmin, type ChainReindexer, createChainAdmin } from "./chain-admin.js";
 import { createReservationAdmin, type ReservationAdmin } from "./reservation-admin.js";
 import type { ReservationBook } from "./reservation-book.js";
 import { createUsageAdmin, type UsageAdmin } from "./usage-admin.js";
@@ -14,12 +21,20 @@ import { createUsageAdmin, type UsageAdmin } from "./usage-admin.js";
  * Every admin verb: organizations, projects, keys, dashboard invites, the submission reservations, usage
  * and the audit log.
  */
-export type Admin = AccessAdmin & AccountAdmin & ReservationAdmin & UsageAdmin & AuditAdmin;
+export type Admin = AccessAdmin &
+  AccountAdmin &
+  MemberAdmin &
+  ReservationAdmin &
+  UsageAdmin &
+  AuditAdmin &
+  ChainAdmin;
 
 export interface AdminDeps {
   store: AccessStore;
   /** The hub's reservations; without it the reservation verbs fail. */
   reservations?: ReservationBook;
+  /** The hub's chain facts; without it `reindex` fails. */
+  chains?: ChainReindexer;
   /** The dashboard accounts; without it the invite verbs fail. */
   accounts?: DashboardStore;
   /** The gateways' usage counters; without it `usage` fails. */
@@ -52,118 +67,47 @@ export function createAdmin(deps: AdminDeps): Admin {
     : { listReservations: unavailable("reservation"), reconcileReservation: unavailable("reservation") };
   const usage: UsageAdmin = deps.usage
     ? createUsageAdmin({ access: deps.store, usage: deps.usage, clock })
-    : { usage: unavailable("usage") };
+    : { usage: unavailable("usage"), keyUsage: unavailable("usage") };
   const audit: AuditAdmin = deps.audit
     ? createAuditAdmin({ audit: deps.audit })
     : { listAuditLog: unavailable("audit log") };
 
+  const chains: ChainAdmin = deps.chains
+    ? createChainAdmin({ chains: deps.chains })
+    : { reindexChain: unavailable("chain") };
+
   const accounts: AccountAdmin = deps.accounts
     ? createAccountAdmin({ store: deps.store, accounts: deps.accounts, clock })
     : { inviteMember: unavailable("invite"), inviteOperator: unavailable("invite") };
+  const members: MemberAdmin = deps.accounts
+    ? createMemberAdmin({
+        store: deps.store,
+        accounts: deps.accounts,
+        actor: deps.actor ?? { source: "cli" },
+        record,
+        clock,
+      })
+    : {
+        listMembers: unavailable("member"),
+        removeMember: unavailable("member"),
+        setMemberRole: unavailable("member"),
+        setRequireTwoFactor: unavailable("member"),
+        listOperators: unavailable("operator"),
+        setOperatorDisabled: unavailable("operator"),
+        setOrganizationDisabled: unavailable("organization"),
+        canManageMembers: unavailable("member"),
+      };
 
   return {
     ...access,
     ...accounts,
+    ...members,
     ...reservations,
     ...usage,
     ...audit,
-
-    async createOrganization(input) {
-      const result = await access.createOrganization(input);
-      const { orgId, name } = result.organization;
-      await record({ action: "organization.create", orgId, target: orgId, detail: { name } });
-      return result;
-    },
-
-    async createProject(input) {
-      const result = await access.createProject(input);
-      const { projectId, orgId, allowedOrigins } = result.project;
-      await record({ action: "project.create", orgId, target: projectId, detail: { allowedOrigins } });
-      return result;
-    },
-
-    async setProjectOrigins(input) {
-      const result = await access.setProjectOrigins(input);
-      const { projectId, orgId, allowedOrigins } = result.project;
-      await record({ action: "project.set-origins", orgId, target: projectId, detail: { allowedOrigins } });
-      return result;
-    },
-
-    async addProjectOrigin(input) {
-      const result = await access.addProjectOrigin(input);
-      const { projectId, orgId, allowedOrigins } = result.project;
-      await record({ action: "project.add-origin", orgId, target: projectId, detail: { allowedOrigins } });
-      return result;
-    },
-
-    async removeProjectOrigin(input) {
-      const result = await access.removeProjectOrigin(input);
-      const { projectId, orgId, allowedOrigins } = result.project;
-      await record({ action: "project.remove-origin", orgId, target: projectId, detail: { allowedOrigins } });
-      return result;
-    },
-
-    async createKey(input) {
-      const result = await access.createKey(input);
-      const { keyId, orgId, displayPrefix, expiresAt, label } = result.apiKey;
-      await record({
-        action: "key.create",
-        orgId,
-        target: keyId,
-        detail: { label, displayPrefix, expiresAt },
-      });
-      return result;
-    },
-
-    async revokeKey(input) {
-      const result = await access.revokeKey(input);
-      const { keyId, orgId, displayPrefix } = result.apiKey;
-      await record({ action: "key.revoke", orgId, target: keyId, detail: { displayPrefix } });
-      return result;
-    },
-
-    async ensureDevelopmentAccess(input) {
-      const result = await access.ensureDevelopmentAccess(input);
-      if (result.keyCreated) {
-        await record({
-          action: "development-access.create-key",
-          orgId: result.orgId,
-          target: result.keyId,
-          detail: { displayPrefix: apiKeyDisplayPrefix(result.apiKey), projectId: result.projectId },
-        });
-      }
-      return result;
-    },
-
-    async inviteMember(input) {
-      const result = await accounts.inviteMember(input);
-      const { accountId, email, orgId, expiresAt } = result.invite;
-      await record({ action: "member.invite", orgId, target: accountId, detail: { email, expiresAt } });
-      return result;
-    },
-
-    async inviteOperator(input) {
-      const result = await accounts.inviteOperator(input);
-      const { accountId, email, expiresAt } = result.invite;
-      await record({
-        action: "operator.invite",
-        orgId: null,
-        target: accountId,
-        detail: { email, expiresAt },
-      });
-      return result;
-    },
-
-    async reconcileReservation(input) {
-      const result = await reservations.reconcileReservation(input);
-      const { hubOrderId, orgId, state, onchainOrderId, reconciledNote } = result.reservation;
-      await record({
-        action: input.opened ? "reservation.mark-opened" : "reservation.mark-not-opened",
-        orgId,
-        target: hubOrderId,
-        detail: { state, onchainOrderId, note: reconciledNote },
-      });
-      return result;
-    },
+    ...auditedOperationVerbs(chains, reservations, record),
+    ...auditedOrganizationVerbs(access, record),
+    ...auditedKeyVerbs(access, record),
+    ...auditedInviteVerbs(accounts, deps.accounts ? members : undefined, record),
   };
 }

@@ -160,7 +160,12 @@ for (const { driver, skip } of databases.drivers) {
         read.hours.map((h) => h.hour),
         ["2026-03-02T06:00:00.000Z", "2026-03-02T07:00:00.000Z", "2026-03-02T08:00:00.000Z"],
       );
-      assert.deepEqual(read.totals, { requests: { apiKey: 0, projectId: 0 }, refusals: {}, lockouts: 0 });
+      assert.deepEqual(read.totals, {
+        requests: { apiKey: 0, projectId: 0 },
+        refusals: {},
+        lockouts: 0,
+        projectPool: { admitted: { reads: 0, quotes: 0, orders: 0 }, poolRefusals: 0, visitorRefusals: 0 },
+      });
     });
   });
 }

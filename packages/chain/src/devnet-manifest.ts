@@ -70,3 +70,11 @@ export interface DevnetManifest {
   /** The Solana stand-in chain; absent from a manifest of EVM chains alone. */
   solana?: DevnetSolanaChain;
 }
+
+/**
+ * How deep a devnet EVM block must be to count as final (the catalog the devnet writes says so). The
+ * devnet mines an empty block every `devnetIdleBlockMs` while a chain is idle, so a fill is final within
+ * about two seconds; transactions still mine at once (automine).
+ */
+export const devnetFinalityDepth = 2;
+export const devnetIdleBlockMs = 1000;

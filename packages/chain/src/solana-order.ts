@@ -16,20 +16,20 @@ export function encodeBase58(bytes: Uint8Array): string {
   let zeros = 0;
   while (zeros < bytes.length && bytes[zeros] === 0) zeros++;
   const digits: number[] = [];
-  for (let i = zeros; i < bytes.length; i++) {
-    let carry = bytes[i]!;
-    for (let j = 0; j < digits.length; j++) {
-      carry += digits[j]! << 8;
+  for (const byte of bytes.subarray(zeros)) {
+    let carry = byte;
+    digits.forEach((digit, j) => {
+      carry += digit << 8;
       digits[j] = carry % 58;
       carry = (carry / 58) | 0;
-    }
+    });
     while (carry > 0) {
       digits.push(carry % 58);
       carry = (carry / 58) | 0;
     }
   }
   let text = "1".repeat(zeros);
-  for (let i = digits.length - 1; i >= 0; i--) text += ALPHABET[digits[i]!];
+  for (const digit of digits.reverse()) text += ALPHABET[digit];
   return text;
 }
 
@@ -44,20 +44,20 @@ export function decodeBase58(text: string, maxLength = BASE58_MAX_LENGTH): Uint8
   const bytes: number[] = [];
   for (let i = zeros; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    let carry = code < 128 ? DIGITS[code]! : -1;
+    let carry = DIGITS[code] ?? -1;
     if (carry < 0) return undefined;
-    for (let j = 0; j < bytes.length; j++) {
-      carry += bytes[j]! * 58;
+    bytes.forEach((byte, j) => {
+      carry += byte * 58;
       bytes[j] = carry & 0xff;
       carry >>= 8;
-    }
+    });
     while (carry > 0) {
       bytes.push(carry & 0xff);
       carry >>= 8;
     }
   }
   const out = new Uint8Array(zeros + bytes.length);
-  for (let i = 0; i < bytes.length; i++) out[out.length - 1 - i] = bytes[i]!;
+  out.set(bytes.reverse(), zeros);
   return out;
 }
 

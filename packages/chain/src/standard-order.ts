@@ -105,8 +105,7 @@ function writeMandateOutputs(encoded: Uint8Array, at: number, outputs: readonly 
   setUint256(encoded, at, 32);
   setUint256(encoded, at + 32, outputs.length);
   let tuple = 32 * outputs.length;
-  for (let i = 0; i < outputs.length; i += 1) {
-    const o = outputs[i]!;
+  outputs.forEach((o, i) => {
     setUint256(encoded, at + 64 + 32 * i, tuple);
     const start = at + 64 + tuple;
     setHexWord(encoded, start, o.oracle, 32);
@@ -123,7 +122,7 @@ function writeMandateOutputs(encoded: Uint8Array, at: number, outputs: readonly 
     setUint256(encoded, start + contextAt, (o.context.length - 2) / 2);
     setExactHexBytes(encoded, start + contextAt + 32, o.context);
     tuple += contextAt + 32 + paddedLength(o.context);
-  }
+  });
 }
 
 /** setExactHexBytes in one pass for hex of `size` bytes; anything else is left to it (which throws). */
@@ -155,11 +154,7 @@ const lastInputs: { values: bigint[] | undefined; hash: Uint8Array } = {
 function holdsLastInputs(inputs: StandardOrder["inputs"]): boolean {
   const { values } = lastInputs;
   if (values === undefined || values.length !== 2 * inputs.length) return false;
-  for (let i = 0; i < inputs.length; i += 1) {
-    const input = inputs[i]!;
-    if (input[0] !== values[2 * i] || input[1] !== values[2 * i + 1]) return false;
-  }
-  return true;
+  return inputs.every((input, i) => input[0] === values[2 * i] && input[1] === values[2 * i + 1]);
 }
 
 /**
@@ -174,11 +169,10 @@ export function orderIdentifier(order: StandardOrder, chainId: number | bigint, 
   let bytes = scratchOf(at, 0);
   const inputsKnown = holdsLastInputs(order.inputs);
   if (!inputsKnown) {
-    for (let i = 0; i < order.inputs.length; i += 1) {
-      const [token, amount] = order.inputs[i]!;
+    order.inputs.forEach(([token, amount], i) => {
       setUint256(bytes, 64 * i, token);
       setUint256(bytes, 64 * i + 32, amount);
-    }
+    });
   }
   const end = at + 164 + mandateOutputsLength(order.outputs);
   bytes = scratchOf(end, at);

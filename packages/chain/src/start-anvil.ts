@@ -97,7 +97,8 @@ export async function startAnvil(options: StartAnvilOptions): Promise<RunningAnv
     await waitForRpc(rpcUrl, options.chainId, options.readyTimeoutMs ?? 10_000);
     child.stdout?.resume();
     child.stderr?.resume();
-    return { rpcUrl, port, pid: child.pid!, stop };
+    if (child.pid === undefined) throw new Error("anvil listens but has no pid");
+    return { rpcUrl, port, pid: child.pid, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -114,19 +115,24 @@ function waitForListening(child: ChildProcess, timeoutMs: number): Promise<numbe
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Listening on 127\.0\.0\.1:(\d+)/.exec(output);
-      if (match) finish(undefined, Number(match[1]));
+      if (match) {
+        stopWatching();
+        resolve(Number(match[1]));
+      }
     };
     const onExit = (code: number | null) =>
       finish(new Error(`anvil exited (${code}) before listening: ${output}`));
     const onError = (error: Error) => finish(new Error(`anvil could not start: ${error.message}`));
-    const finish = (error?: Error, port?: number) => {
+    const stopWatching = () => {
       clearTimeout(timer);
       child.stdout?.off("data", onData);
       child.stderr?.off("data", onData);
       child.off("exit", onExit);
       child.off("error", onError);
-      if (error) reject(error);
-      else resolve(port!);
+    };
+    const finish = (error: Error) => {
+      stopWatching();
+      reject(error);
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);

@@ -31,8 +31,10 @@ export function swapAndOpenV2Calls(params: {
   amountMax: bigint;
   order: StandardOrder;
 }): { approval: WalletCall; swapAndOpen: WalletCall } {
-  if (params.order.inputs.length !== 1) throw new Error("swapAndOpenV2 takes an order with one input");
-  decodeStandardOrderInput(params.order.inputs[0]![0]);
+  const [input] = params.order.inputs;
+  if (params.order.inputs.length !== 1 || input === undefined)
+    throw new Error("swapAndOpenV2 takes an order with one input");
+  decodeStandardOrderInput(input[0]);
   return {
     approval: {
       to: params.tokenIn,

@@ -40,6 +40,16 @@ export const catalogChainSchema = z.object({
    * a new deployment reads the chain from its first block, which on a public chain takes long.
    */
   deployBlock: z.number().int().nonnegative().optional(),
+  /**
+   * When a block of this chain is final (docs/order-states.md): by the RPC's `finalized` or `safe` tag,
+   * or once `depth` blocks are on top of it. Absent: the `finalized` tag.
+   */
+  finality: z
+    .union([
+      z.object({ tag: z.enum(["finalized", "safe"]) }).strict(),
+      z.object({ depth: z.number().int().nonnegative().max(10_000) }).strict(),
+    ])
+    .optional(),
   assets: z.array(catalogAssetSchema),
 });
 
@@ -78,6 +88,11 @@ export const catalogSolanaChainSchema = z.object({
   }),
   /** The account a fill on this chain names as its output settler and oracle. */
   outputSettler: base58Key,
+  /**
+   * The commitment at which a transaction of this chain is final and indexed (docs/order-states.md).
+   * Absent: `finalized`.
+   */
+  commitment: z.enum(["finalized", "confirmed"]).optional(),
   assets: z.array(catalogSolanaAssetSchema),
 });
 

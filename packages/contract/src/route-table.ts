@@ -198,7 +198,9 @@ export function matchRoute(
     const m = pattern.exec(path);
     if (!m) continue;
     const params: Record<string, string> = {};
-    for (let i = 0; i < names.length; i++) params[names[i]!] = decodeURIComponent(m[i + 1] as string);
+    names.forEach((name, i) => {
+      params[name] = decodeURIComponent(m[i + 1] as string);
+    });
     return { route, params };
   }
   return undefined;

@@ -40,6 +40,11 @@ export interface Counters {
   take(key: string, rule: BucketRule, cost?: number): Promise<TakeResult>;
   /** Counts one event in the current fixed window of `windowMs` at `key`. */
   hit(key: string, windowMs: number): Promise<WindowCount>;
+  /**
+   * Takes back one event counted by `hit` in the window that ends at `windowEndMs` (as `hit` answered):
+   * nothing when that window is over or its count is already 0.
+   */
+  release(key: string, windowMs: number, windowEndMs: number): Promise<void>;
   /** The current window's count at `key` without counting. */
   peek(key: string, windowMs: number): Promise<WindowCount>;
   /** Records one event at `key` now and counts those of the last `windowMs` (a sliding log of the newest `limit`). */

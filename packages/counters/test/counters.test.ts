@@ -119,6 +119,27 @@ for (const backend of backends) {
       assert.deepEqual(await counters.peek("ip", 60_000), { count: 3, windowEndMs: 60_000 * 1_000_001 });
     });
 
+    test("a release takes back one hit of its own window only, never below zero", async () => {
+      const clock = manualClock(60_000 * 1_000_000 + 10_000);
+      const counters = backend.make(clock);
+      const first = await counters.hit("attempt", 60_000);
+      await counters.hit("attempt", 60_000);
+      await counters.release("attempt", 60_000, first.windowEndMs);
+      assert.equal((await counters.peek("attempt", 60_000)).count, 1);
+      await counters.release("attempt", 60_000, first.windowEndMs);
+      await counters.release("attempt", 60_000, first.windowEndMs);
+      assert.equal((await counters.peek("attempt", 60_000)).count, 0, "never below zero");
+      await counters.hit("attempt", 60_000);
+      clock.advance(60_000);
+      await counters.hit("attempt", 60_000);
+      await counters.release("attempt", 60_000, first.windowEndMs);
+      assert.equal(
+        (await counters.peek("attempt", 60_000)).count,
+        1,
+        "an ended window's release changes nothing now",
+      );
+    });
+
     test("a new window starts from zero at the window's end", async () => {
       const clock = manualClock(60_000 * 1_000_000 + 59_999);
       const counters = backend.make(clock);

@@ -1,4 +1,5 @@
 import type { SqlClient } from "./sql-client.js";
+import { requiredRow } from "./required-row.js";
 
 /** Where an admin action came from. */
 export type AuditSource = "cli" | "dashboard";
@@ -73,7 +74,7 @@ export function createAuditStore(sql: SqlClient): AuditStore {
           JSON.stringify(entry.detail),
         ],
       );
-      return toEntry(row!);
+      return toEntry(requiredRow(row, "INSERT INTO audit_log"));
     },
 
     async listAuditEntries({ limit, beforeId, orgId }) {

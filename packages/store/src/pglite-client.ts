@@ -5,6 +5,13 @@ import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { acquireDirectoryLock } from "./directory-lock.js";
 import type { SqlClient, SqlExecutor, SqlParam } from "./sql-client.js";
 
+/**
+ * PGlite's own start parameters with 16 MB of shared buffers instead of the data dir's 128 MB: the
+ * wasm build zeroes the whole region at every open (about a second of a start's CPU at 128 MB), and
+ * one process's working set fits (docs/performance.md, "Start to ready").
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+
 function executor(db: PGlite | Transaction): SqlExecutor {
   return {
     async query<Row extends object>(text: string, params: readonly SqlParam[] = []): Promise<Row[]> {
@@ -57,9 +64,10 @@ function bindExecuteSync(name: string, params: readonly (string | null)[]): Buff
   out[at++] = 0;
   at = out.writeInt16BE(0, at);
   at = out.writeInt16BE(params.length, at);
-  params.forEach((value, i) => {
-    at = out.writeInt32BE(lengths[i]!, at);
-    if (value !== null) at += out.write(value, at, "utf8");
+  lengths.forEach((length, i) => {
+    at = out.writeInt32BE(length, at);
+    const value = params[i];
+    if (value !== null && value !== undefined) at += out.write(value, at, "utf8");
   });
   at = out.writeInt16BE(0, at);
   at += EXECUTE.copy(out, at);
@@ -128,7 +136,7 @@ export async function createPgliteClient(
       await cp(options.template, copying, { recursive: true });
       await rename(copying, dir);
     }
-    db = await PGlite.create(dir);
+    db = await PGlite.create(dir, { startParams: PGLITE_START_PARAMS });
   } catch (error) {
     lock.release();
     throw error;

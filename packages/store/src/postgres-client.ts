@@ -41,6 +41,12 @@ export function createPostgresClient(config: PostgresClientConfig): SqlClient {
     async transaction(fn) {
       const client = await pool.connect();
       let broken: Error | undefined;
+      // A connection lost while the transaction holds it (between two statements) fails the
+      // transaction and is discarded; unheard, pg's 'error' event would end the process.
+      const lost = (error: Error) => {
+        broken ??= error;
+      };
+      client.on("error", lost);
       try {
         await client.query("BEGIN");
         const result = await fn(executor(client));
@@ -53,6 +59,7 @@ export function createPostgresClient(config: PostgresClientConfig): SqlClient {
         throw error;
       } finally {
         // A connection that could not roll back is discarded, not returned to the pool.
+        client.off("error", lost);
         client.release(broken);
       }
     },

@@ -25,11 +25,11 @@ export function loadMigrations(dir: string): Migration[] {
     .filter((file) => file.endsWith(".sql"))
     .map((file) => {
       const match = MIGRATION_FILE.exec(file);
-      if (!match) throw new Error(`migration file ${file} is not named NNNN_name.sql`);
+      if (!match?.[2]) throw new Error(`migration file ${file} is not named NNNN_name.sql`);
       const sql = readFileSync(join(dir, file), "utf8");
       return {
         version: Number(match[1]),
-        name: match[2]!,
+        name: match[2],
         sql,
         // Line endings are normalised so a checkout with CRLF does not read as an edited migration.
         checksum: createHash("sha256").update(sql.replace(/\r\n/g, "\n")).digest("hex"),

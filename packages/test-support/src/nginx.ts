@@ -125,5 +125,6 @@ ${site(port)}
     await close();
     throw new Error(`nginx did not start: ${stderr}${log}`, { cause: error });
   }
-  return { origin: `http://127.0.0.1:${port}`, pid: nginx.pid!, close };
+  if (nginx.pid === undefined) throw new Error("nginx listens but has no pid");
+  return { origin: `http://127.0.0.1:${port}`, pid: nginx.pid, close };
 }

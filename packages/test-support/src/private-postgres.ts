@@ -57,8 +57,9 @@ export async function startPrivatePostgres(): Promise<PrivateServer> {
 
   // pg_ctl runs the server detached: a test process that dies without close() must not leave it behind.
   const stopOnExit = () => {
-    const args = [join(POSTGRES_BIN, "pg_ctl"), "-D", data, "-m", "immediate", "stop"];
-    execFileSync(asRoot ? "runuser" : args[0]!, asRoot ? ["-u", "postgres", "--", ...args] : args.slice(1), {
+    const pgCtl = join(POSTGRES_BIN, "pg_ctl");
+    const args = ["-D", data, "-m", "immediate", "stop"];
+    execFileSync(asRoot ? "runuser" : pgCtl, asRoot ? ["-u", "postgres", "--", pgCtl, ...args] : args, {
       stdio: "ignore",
     });
     rmSync(home, { recursive: true, force: true });

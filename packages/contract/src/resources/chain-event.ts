@@ -23,6 +23,12 @@ export const chainEventSchema = z
       .optional()
       .describe("The log's index; on a Solana chain the index of the memo instruction naming the order."),
     at: timestampSchema.describe("Timestamp of the block holding the event."),
+    final: z
+      .boolean()
+      .optional()
+      .describe(
+        "Whether the block holding the event is final by its chain's finality rule (the RPC's finalized or safe tag, a confirmation depth, or a Solana commitment; docs/order-states.md). An event that is not final may still be reorganised away, and no terminal state (SETTLED, REFUNDED, settled: true) and no EXPIRED or refundable comes from it.",
+      ),
   })
   .meta({ id: "ChainEvent" });
 

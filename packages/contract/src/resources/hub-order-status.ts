@@ -10,8 +10,8 @@ export const hubOrderStateSchema = z
     description: [
       "registered: the open-flow order is recorded; its bridge deposit is not observed yet.",
       "deposited: the bridge deposit the quote named (its ref, bridge, token, amount, destination chain and recipient, from the quote's sourceAccount when it named one, made no earlier than 60 s before the quote was issued) is observed on the source chain; each deposit counts for one order only.",
-      "released: the bridge's release of that deposit (by its deposit id) is observed on the destination chain and paid the quote's recipient at least the quoted output amount of the quoted destination token (final).",
-      "mismatched: the release of that deposit is observed but paid another recipient, another token or less than the quoted output amount; `releaseMismatch` says which (final: the bridge releases a deposit once).",
+      "released: the bridge's release of that deposit (by its deposit id) is observed on the destination chain and paid the quote's recipient at least the quoted output amount of the quoted destination token (final once the release's block is final; until then `final` is false).",
+      "mismatched: the release of that deposit is observed but paid another recipient, another token or less than the quoted output amount; `releaseMismatch` says which (final once the release's block is final: the bridge releases a deposit once).",
       "recorded: a solver-swap registration; it moves no funds, nothing is followed (final).",
       "States only move forward; stop polling when `final` is true. There is no failed state: the bridge has no refund or expiry, so the hub cannot observe that a deposit will never be released; a deposit that stays `deposited` is a matter for the bridge operator.",
     ].join(" "),
@@ -50,7 +50,9 @@ export const hubOrderStatusSchema = z
     state: hubOrderStateSchema,
     final: z
       .boolean()
-      .describe("True on released, mismatched and recorded: the view will not change state again."),
+      .describe(
+        "True on recorded, and on released and mismatched once the release's block is final on the destination chain: the view will not change state again.",
+      ),
     depositId: hex32Schema
       .optional()
       .describe("The bridge's id of the observed deposit (from deposited on); the release carries it."),
