@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+const DAY_MS = 24 * 3_600_000;
+
 function bucketSchema(defaults: { ratePerSecond: number; burst: number }) {
   return z.object({
     ratePerSecond: z.number().positive().default(defaults.ratePerSecond),
@@ -33,12 +35,44 @@ export const hubConfigSchema = z.object({
   quoteDeadlineMs: z.number().int().positive().default(15_000),
   /** A winner's lifetime (expiresAt), never past the upstream's own validUntil. */
   quoteLifetimeMs: z.number().int().positive().default(30_000),
+  /** How far ahead an upstream answer's fill deadline or expiry may lie; further is discarded at vetting. */
+  quoteMaxDeadlineMs: z
+    .number()
+    .int()
+    .positive()
+    .default(24 * 3_600_000),
   /** How long a quote no order refers to is kept after it stops being registrable; the reconciler leader prunes it. */
   quoteRetentionMs: z
     .number()
     .int()
     .positive()
     .default(7 * 24 * 3_600_000),
+  /** How long ended sessions, expired invitations, usage minutes and audit entries are kept (the leader deletes past it). */
+  retention: z
+    .object({
+      expiredSessionsMs: z.number().int().positive().default(DAY_MS),
+      expiredInvitesMs: z
+        .number()
+        .int()
+        .positive()
+        .default(7 * DAY_MS),
+      usageMinutesMs: z
+        .number()
+        .int()
+        .positive()
+        .default(35 * DAY_MS),
+      auditMs: z
+        .number()
+        .int()
+        .positive()
+        .default(400 * DAY_MS),
+    })
+    .default({
+      expiredSessionsMs: DAY_MS,
+      expiredInvitesMs: 7 * DAY_MS,
+      usageMinutesMs: 35 * DAY_MS,
+      auditMs: 400 * DAY_MS,
+    }),
   /**
    * The least validity an external open-flow answer must have left when vetted, else it is discarded
    * (counted as expired): the user mines an approval and a deposit before POST /order.

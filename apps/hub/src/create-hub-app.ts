@@ -4,57 +4,36 @@ import { fileURLToPath } from "node:url";
 import { type Clock, systemClock } from "@hub/clock";
 import type { Catalog, HubAnswer, HubCall } from "@hub/contract";
 import type { Counters } from "@hub/counters";
-import type { SqlClient } from "@hub/store";
-import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import { createRetentionStore, type SqlClient } from "@hub/store";
+import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
+import type { ChainReadinessContext } from "./chains/chain-family.js";
+import { chainFamilies } from "./chains/chain-families.js";
+import type { SolanaReconcilerChainConfig } from "./chains/solana/solana-reconciler-chain-config.js";
+import type { SolanaChainRpc } from "./chains/solana/solana-blockhash-checker.js";
 import { type HubConfig, type HubConfigInput, parseHubConfig } from "./config.js";
-import { createDispatcher } from "./http/dispatcher.js";
-import {
-  answerUnparsableRequest,
-  mountOnFastify,
-  readGetBody,
-  sendAnswer,
-} from "./http/fastify-transport.js";
-import { createGatewayCredentialCheck } from "./http/gateway-credential-check.js";
+import { createHubDispatcher } from "./create-hub-dispatcher.js";
+import { createHubOperations } from "./create-hub-operations.js";
+import { createHubServices } from "./create-hub-services.js";
+import { type ChainRpcOptions, createMeteredChainReader } from "./create-metered-chain-reader.js";
+import { createUpstreamAccess } from "./create-upstream-access.js";
+import { createHubFastifyApp } from "./http/create-hub-fastify-app.js";
 import { createHubMetrics } from "./http/hub-metrics.js";
+import { handleInProcess } from "./http/handle-in-process.js";
 import { createOperationRouter } from "./http/operation.js";
-import { createOrganizationRateLimiter } from "./limits/organization-rate-limiter.js";
-import { createOutboundLimiter } from "./limits/outbound-limiter.js";
-import { createQuoteAdmission } from "./limits/quote-admission.js";
-import { createSourceRateLimiter } from "./limits/source-rate-limiter.js";
-import {
-  chainRpcCheck,
-  databaseCheck,
-  reconcilerLagCheck,
-  solanaChainRpcCheck,
-  solanaReconcilerLagCheck,
-  upstreamCheck,
-} from "./operations/hub-readiness-checks.js";
-import { createOperationsMetrics, type OperationsMetrics } from "./operations/operations-metrics.js";
-import { createReadiness, type Readiness, type ReadinessCheck } from "./operations/readiness.js";
-import { createExternalQuoteSource } from "./quotes/external/external-quote-source.js";
-import { createOifQuoteSource } from "./quotes/oif/oif-quote-source.js";
-import { createProviderPace } from "./quotes/oif/provider-pace.js";
-import { createSolanaBlockhashChecker, type SolanaChainRpc } from "./quotes/oif/solana-blockhash-checker.js";
-import { createProxyQuoteSource } from "./quotes/proxy/proxy-quote-source.js";
-import { createSwapRouterReader } from "./quotes/proxy/swap-router-reader.js";
+import type { Readiness, ReadinessCheck } from "./metrics/readiness.js";
+import type { OperationsMetrics } from "./operations/operations-metrics.js";
 import { createQuoteMetrics } from "./quotes/quote-metrics.js";
-import { createReconciler, type ReconcilerChainConfig } from "./reconciler/create-reconciler.js";
-import type { SolanaReconcilerChainConfig } from "./reconciler/index-solana-chain.js";
+import {
+  createReconciler,
+  type Reconciler,
+  type ReconcilerChainConfig,
+} from "./reconciler/create-reconciler.js";
+import { createRetentionJob } from "./retention/create-retention-job.js";
 import { registerHubRoutes } from "./routes/hub-routes.js";
-import { createCatalogService } from "./services/catalog-service.js";
-import { createOnchainService } from "./services/onchain-service.js";
-import { createOrderService } from "./services/order-service.js";
-import { createOrderStatusService } from "./services/order-status-service.js";
-import { createQuoteService } from "./services/quote-service.js";
 import { createChainFactsStore } from "./store/chain-facts-store.js";
-import { createOpenFlowStore } from "./store/open-flow-store.js";
-import { createOperationsStore } from "./store/operations-store.js";
-import { createQuoteStore } from "./store/quote-store.js";
-import { createSubmissionStore } from "./store/submission-store.js";
-import { createProviderClients } from "./upstream/provider-clients.js";
-import type { ProviderConfigInput } from "./upstream/providers-config.js";
+import type { ProviderConfigInput } from "./providers/providers-config.js";
 
 export interface HubAppDeps {
   config: HubConfigInput | HubConfig;
@@ -94,6 +73,11 @@ export interface HubReadinessOptions {
   maxLagBlocks?: number;
   /** A Solana chain whose watermark is more slots than this behind its slot is not ready (default 150). */
   maxLagSlots?: number;
+  /**
+   * A chain the reconciler (when it leads here) has not indexed successfully for longer than this is
+   * named stale in the report and by hub_reconciler_chain_stale, whatever its block lag (default 120 s).
+   */
+  chainStaleAfterMs?: number;
 }
 
 /** Where the hub reads one EVM chain. */
@@ -109,6 +93,8 @@ export interface HubReconcilerOptions {
   solanaChains?: readonly SolanaReconcilerChainConfig[];
   confirmations?: number;
   pollIntervalMs?: number;
+  /** How the EVM readers talk to each chain's RPC URLs (timeouts, requests in flight, eth_getLogs range). */
+  rpc?: ChainRpcOptions;
 }
 
 export interface HubApp {
@@ -129,6 +115,14 @@ function defaultOpenapiPath(): string {
   return fileURLToPath(new URL("../openapi.yaml", import.meta.resolve("@hub/contract")));
 }
 
+function readOpenapiYaml(openapiPath: string): Buffer {
+  try {
+    return readFileSync(openapiPath);
+  } catch (error) {
+    throw new Error(`the OpenAPI document ${openapiPath} cannot be read: ${(error as Error).message}`);
+  }
+}
+
 /** Builds the hub: services from config and dependencies, the routes in spec order, both transports. */
 export function createHubApp(deps: HubAppDeps): HubApp {
   const config = parseHubConfig(deps.config);
@@ -137,44 +131,116 @@ export function createHubApp(deps: HubAppDeps): HubApp {
   }
   const clock = deps.clock ?? systemClock;
   const { logger } = deps;
-  const openapiPath = deps.openapiPath ?? defaultOpenapiPath();
-  let openapiYaml: Buffer;
-  try {
-    openapiYaml = readFileSync(openapiPath);
-  } catch (error) {
-    throw new Error(`the OpenAPI document ${openapiPath} cannot be read: ${(error as Error).message}`);
-  }
+  const openapiYaml = readOpenapiYaml(deps.openapiPath ?? defaultOpenapiPath());
 
   const metrics = createHubMetrics();
   // Filled once the parts it watches exist; the limiters and clients report to it from their first call.
   let operations: OperationsMetrics | undefined;
-  const admission = createQuoteAdmission({
-    limit: config.quotesInFlight,
-    onShed: () => operations?.shed("quotes-in-flight"),
-  });
   if (deps.providers?.length && !deps.sql) throw new Error("quote providers need the database (deps.sql)");
-  const outbound = createOutboundLimiter({
-    maxConcurrentPerProvider: config.outboundPerProvider,
-    onShed: (providerId) => operations?.shed("outbound", providerId),
-  });
-  const providers = deps.providers?.length
-    ? createProviderClients(deps.providers, {
-        outbound,
-        observe: (providerId, result) => operations?.upstreamCall(providerId, result),
-      })
-    : undefined;
+  const upstream = createUpstreamAccess(config, deps.providers, () => operations);
   if (deps.reconciler && !deps.sql) throw new Error("the reconciler needs the database (deps.sql)");
+  const reconciler = startReconciler(deps, config, clock, metrics.registry);
+  const hubOperations = createHubOperations({
+    registry: metrics.registry,
+    sql: deps.sql,
+    clock,
+    upstream,
+    reconciler,
+    chainStaleAfterMs: deps.readiness?.chainStaleAfterMs,
+    extraChecks: deps.readiness?.extraChecks ?? [],
+    chainChecks: chainReadinessChecks(deps, reconciler, clock),
+  });
+  operations = hubOperations.metrics;
+  const { readiness } = hubOperations;
+  const router = createOperationRouter();
+  const quoteMetrics = createQuoteMetrics(metrics.registry);
+  const quoteLogger = logger.child({ component: "quotes" });
+  const quoteSources =
+    upstream.providers?.quoteSources({
+      metrics: quoteMetrics,
+      logger: quoteLogger,
+      clock,
+      chains: deps.chains ?? deps.reconciler?.chains ?? [],
+      familyChains: { solana: deps.solanaChains ?? [] },
+      proxyTemplateHoldMs: config.proxyTemplateHoldMs,
+      openFlowMinValidityMs: config.openFlowMinValidityMs,
+      maxDeadlineMs: config.quoteMaxDeadlineMs,
+    }) ?? [];
+  registerHubRoutes(
+    router,
+    createHubServices({
+      config,
+      catalog: deps.catalog,
+      openapiYaml,
+      sql: deps.sql,
+      upstream,
+      quoteSources,
+      quoteMetrics,
+      quoteLogger,
+      clock,
+      logger,
+      replicaId: deps.replicaId,
+    }),
+  );
+  const dispatcher = createHubDispatcher({ config, clock, router, metrics, counters: deps.counters, logger });
+  const app = createHubFastifyApp({
+    router,
+    dispatcher,
+    readiness,
+    bodyLimitBytes: config.bodyLimitBytes,
+    bodyReadTimeoutMs: config.bodyReadTimeoutMs,
+  });
+
+  return {
+    app,
+    readiness,
+    metrics: metrics.registry,
+    handle: (call) => handleInProcess(dispatcher, call),
+    async close() {
+      await reconciler?.stop();
+      await app.close();
+      await upstream.providers?.close();
+    },
+  };
+}
+
+/** The reconciler, started, when this process indexes chains (the lease decides which replica leads). */
+function startReconciler(
+  deps: HubAppDeps,
+  config: HubConfig,
+  clock: Clock,
+  registry: Registry,
+): Reconciler | undefined {
+  const { logger } = deps;
+  const createChainReader = createMeteredChainReader(
+    registry,
+    deps.reconciler?.chains ?? [],
+    deps.reconciler?.rpc ?? {},
+  );
   const reconciler =
     deps.reconciler && deps.sql
       ? createReconciler({
           sql: deps.sql,
           chains: deps.reconciler.chains,
-          ...(deps.reconciler.solanaChains ? { solanaChains: deps.reconciler.solanaChains } : {}),
+          createChainReader,
+          ...(deps.reconciler.solanaChains
+            ? {
+                indexers: deps.reconciler.solanaChains.map((chain) =>
+                  chainFamilies.solana.indexer(chain, {}),
+                ),
+              }
+            : {}),
           clock,
           logger: logger.child({ component: "reconciler" }),
           // The lease row names the replica that leads, so an operator can tell from the database.
           instanceId: `rec_${deps.replicaId}_${randomBytes(6).toString("hex")}`,
           quotePruning: { retentionMs: config.quoteRetentionMs },
+          onLeaderTick: createRetentionJob({
+            store: createRetentionStore(deps.sql),
+            periods: config.retention,
+            clock,
+            logger: logger.child({ component: "retention" }),
+          }).runIfDue,
           ...(deps.reconciler.confirmations === undefined
             ? {}
             : { confirmations: deps.reconciler.confirmations }),
@@ -184,191 +250,32 @@ export function createHubApp(deps: HubAppDeps): HubApp {
         })
       : undefined;
   reconciler?.start();
-  const operationsStore = deps.sql && createOperationsStore(deps.sql);
-  operations = createOperationsMetrics(metrics.registry, {
-    clock,
-    ...(operationsStore ? { store: operationsStore } : {}),
-    ...(reconciler ? { reconciler } : {}),
-    quotesInFlight: () => admission.inFlight,
-    upstreamInFlight: (providerId) => outbound.inFlight(providerId),
-    providerIds: providers?.all.map((client) => client.provider.id) ?? [],
-  });
-  const maxLagBlocks = deps.readiness?.maxLagBlocks ?? 64;
-  const maxLagSlots = deps.readiness?.maxLagSlots ?? 150;
-  const readiness = createReadiness({
-    checks: [
-      ...(operationsStore ? [databaseCheck(operationsStore)] : []),
-      ...(deps.readiness?.extraChecks ?? []),
-      ...(providers?.all.filter((client) => client.provider.enabled).map(upstreamCheck) ?? []),
-      ...(deps.reconciler?.chains ?? []).flatMap((chain) => [
-        chainRpcCheck(chain),
-        ...(deps.sql ? [reconcilerLagCheck(chain, createChainFactsStore(deps.sql), maxLagBlocks)] : []),
-      ]),
-      ...(deps.reconciler?.solanaChains ?? []).flatMap((chain) => [
-        solanaChainRpcCheck(chain),
-        ...(deps.sql ? [solanaReconcilerLagCheck(chain, createChainFactsStore(deps.sql), maxLagSlots)] : []),
-      ]),
-    ],
-  });
-  const router = createOperationRouter();
-  const quoteMetrics = createQuoteMetrics(metrics.registry);
-  const quoteLogger = logger.child({ component: "quotes" });
-  const oifProviders = providers && {
-    providers: providers.enabled,
-    metrics: quoteMetrics,
-    logger: quoteLogger,
-    clock,
-    solanaBlockhashes: createSolanaBlockhashChecker({ chains: deps.solanaChains ?? [], clock }),
-    pace: createProviderPace(),
+  return reconciler;
+}
+
+/** Each indexed chain's readiness checks, from its family: its watermark's lag, and staleness. */
+function chainReadinessChecks(
+  deps: HubAppDeps,
+  reconciler: Reconciler | undefined,
+  clock: Clock,
+): ReadinessCheck[] {
+  const staleness = reconciler && {
+    source: reconciler,
+    staleAfterMs: deps.readiness?.chainStaleAfterMs ?? 120_000,
+    now: () => clock.now(),
   };
-  const quoteSources = [
-    ...(oifProviders
-      ? [
-          createOifQuoteSource(oifProviders),
-          createProxyQuoteSource({
-            ...oifProviders,
-            reader: createSwapRouterReader({
-              chains: deps.chains ?? deps.reconciler?.chains ?? [],
-              timeoutMs: 2000,
-              logger: quoteLogger,
-            }),
-            holdMs: config.proxyTemplateHoldMs,
-          }),
-        ]
-      : []),
-    ...(providers?.enabledExternal.length
-      ? [
-          createExternalQuoteSource({
-            clients: providers.enabledExternal,
-            metrics: quoteMetrics,
-            logger: quoteLogger,
-            clock,
-            openFlowMinValidityMs: config.openFlowMinValidityMs,
-          }),
-        ]
-      : []),
+  const chainReadiness: ChainReadinessContext = {
+    ...(deps.sql ? { watermarks: createChainFactsStore(deps.sql) } : {}),
+    staleness,
+    maxLag: { blocks: deps.readiness?.maxLagBlocks ?? 64, slots: deps.readiness?.maxLagSlots ?? 150 },
+    stateOf: (chainDomain) => reconciler?.chainStates().find((state) => state.chainDomain === chainDomain),
+  };
+  return [
+    ...(deps.reconciler?.chains ?? []).flatMap((chain) =>
+      chainFamilies.evm.readinessChecks(chain, chainReadiness),
+    ),
+    ...(deps.reconciler?.solanaChains ?? []).flatMap((chain) =>
+      chainFamilies.solana.readinessChecks(chain, chainReadiness),
+    ),
   ];
-  registerHubRoutes(router, {
-    catalog: createCatalogService({ catalog: deps.catalog }),
-    openapiYaml,
-    quotes: createQuoteService({
-      admission,
-      sources: quoteSources,
-      quoteStore: deps.sql && createQuoteStore(deps.sql),
-      metrics: quoteMetrics,
-      logger: quoteLogger,
-      clock,
-      replicaId: deps.replicaId,
-      quoteDeadlineMs: config.quoteDeadlineMs,
-      quoteLifetimeMs: config.quoteLifetimeMs,
-    }),
-    orders: createOrderService({
-      store: deps.sql && createSubmissionStore(deps.sql),
-      upstreamOf: (providerId) => providers?.get(providerId),
-      outbound,
-      clock,
-      logger: logger.child({ component: "submissions" }),
-      registrations: deps.sql && createOpenFlowStore(deps.sql),
-      providerState: (providerId) => {
-        const provider = deps.providers?.find((configured) => configured.id === providerId);
-        if (!provider) return "unconfigured";
-        return provider.enabled === false ? "disabled" : "enabled";
-      },
-      unsignedOpenFlowRegistration: config.unsignedOpenFlowRegistration,
-    }),
-    orderStatus: createOrderStatusService({
-      sql: deps.sql,
-      upstreamOf: (providerId) => providers?.get(providerId),
-      clock,
-      logger: logger.child({ component: "order-status" }),
-      statusCacheMs: config.statusCacheMs,
-      statusProjectionCapacity: config.statusProjectionCapacity,
-      statusProjectionIdleEvictMs: config.statusProjectionIdleEvictMs,
-      statusRefreshTimeoutMs: config.statusRefreshTimeoutMs,
-    }),
-    onchain: createOnchainService({ chainFacts: deps.sql && createChainFactsStore(deps.sql) }),
-  });
-
-  const dispatcher = createDispatcher({
-    router,
-    bodyLimitBytes: config.bodyLimitBytes,
-    checkCredential: createGatewayCredentialCheck(config.gatewayCredential),
-    sourceLimiter: createSourceRateLimiter({ ...config.perIpBucket, clock }),
-    organizationLimiter: createOrganizationRateLimiter({
-      counters: deps.counters,
-      ratePerSecond: config.organizationBucket.ratePerSecond,
-      burst: config.organizationBucket.burst,
-    }),
-    metrics,
-    logger,
-  });
-
-  const EMPTY = Buffer.alloc(0);
-  const app = Fastify({
-    logger: false,
-    exposeHeadRoutes: false,
-    requestIdHeader: false,
-    routerOptions: { maxParamLength: 2048 },
-    clientErrorHandler: answerUnparsableRequest,
-    // A URL Fastify cannot route (bad percent-encoding, an over-long id) still gets the dispatcher's
-    // envelope, with a GET's body read as on every other route.
-    frameworkErrors: (_error, request, reply) => {
-      readGetBody(request, config.bodyLimitBytes, config.bodyReadTimeoutMs)
-        .catch(() => EMPTY)
-        .then((body) =>
-          dispatcher.dispatch({
-            method: request.method,
-            url: request.url,
-            headers: request.headers,
-            body: body ?? EMPTY,
-            peerAddress: request.socket.remoteAddress ?? "unknown",
-            cancellation: undefined,
-          }),
-        )
-        .then((answer) => sendAnswer(reply as unknown as FastifyReply, answer));
-    },
-  });
-  app.get("/livez", async () => ({ status: "live" }));
-  // /healthz stays an alias of /readyz (DESIGN §4).
-  for (const path of ["/readyz", "/healthz"]) {
-    app.get(path, async (_request, reply) => {
-      const report = await readiness.report();
-      return reply.code(report.status === "ready" ? 200 : 503).send(report);
-    });
-  }
-  mountOnFastify(app, {
-    router,
-    dispatcher,
-    bodyLimitBytes: config.bodyLimitBytes,
-    bodyReadTimeoutMs: config.bodyReadTimeoutMs,
-  });
-
-  return {
-    app,
-    readiness,
-    metrics: metrics.registry,
-    handle(call) {
-      const { deadline } = call;
-      const inbound = {
-        method: call.method,
-        url: call.url,
-        headers: call.headers,
-        body: call.body,
-        peerAddress: "in-process",
-        cancellation: deadline,
-      };
-      if (deadline === undefined) return dispatcher.dispatch(inbound);
-      if (deadline.aborted) return Promise.reject(deadline.signal.reason);
-      // No abort listener here (an EventTarget listener costs more than the whole catalog call): the
-      // work itself watches the deadline, and an answer that arrives after it fired is not delivered.
-      return dispatcher
-        .dispatch(inbound)
-        .then((answer) => (deadline.aborted ? Promise.reject(deadline.signal.reason) : answer));
-    },
-    async close() {
-      await reconciler?.stop();
-      await app.close();
-      await providers?.close();
-    },
-  };
 }

@@ -6,7 +6,7 @@ import {
   PERMIT2_WIRE_TYPES,
   permit2Hasher,
   typesAreExactly,
-} from "../src/quotes/oif/expected-typed-data-types.js";
+} from "../src/providers/oif-aggregator/expected-typed-data-types.js";
 
 test("the OpenAPI example's Permit2 sign payload has the witness structure the hub vets and hashes as viem does", () => {
   const signPayload = (

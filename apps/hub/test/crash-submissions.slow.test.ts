@@ -19,6 +19,14 @@ after(() => databases.dispose());
 
 const SUBMISSIONS = 50;
 
+/**
+ * The quotes' lifetime, at the hub (HUB_QUOTE_LIFETIME_SECONDS) and at the devnet's solvers (their
+ * validUntil): ten times the spec's 30 s, so that every quote outlives the restart however long a
+ * loaded machine makes it (14 s has been seen), and the orders' on-chain deadlines (300 s to fill)
+ * still bind after it.
+ */
+const QUOTE_LIFETIME_SECONDS = 240;
+
 /** Where the calls go and with which key: without the devnet, start makes no organization. */
 interface Caller {
   baseUrl: string;
@@ -37,7 +45,24 @@ function postTo(caller: Caller): Post {
 for (const { driver, skip } of databases.drivers) {
   describe(`a hub killed in the middle of ${SUBMISSIONS} submissions (${driver})`, { skip }, () => {
     test("after restart every re-post answers the ack or EIN0052, each quote was forwarded at most once, and no ack is lost", async (t) => {
-      const devnet = await startHubTestDevnet();
+      const devnet = await startHubTestDevnet({
+        solvers: [
+          {
+            id: "alpha",
+            spreadBps: 30,
+            quoteLatencyMs: 120,
+            etaSeconds: 90,
+            quoteValiditySeconds: QUOTE_LIFETIME_SECONDS,
+          },
+          {
+            id: "beta",
+            spreadBps: 50,
+            quoteLatencyMs: 20,
+            etaSeconds: 30,
+            quoteValiditySeconds: QUOTE_LIFETIME_SECONDS,
+          },
+        ],
+      });
       t.after(() => devnet.stop());
       const proxy = await startUpstreamProxy(`${devnet.url}/aggregator`);
       t.after(() => proxy.close());
@@ -48,6 +73,7 @@ for (const { driver, skip } of databases.drivers) {
         HUB_DATA_DIR: target.dataDir,
         HUB_TENANT_RPS: "1000",
         HUB_TENANT_BURST: "1000",
+        HUB_QUOTE_LIFETIME_SECONDS: String(QUOTE_LIFETIME_SECONDS),
       };
       if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl;
       else delete env.DATABASE_URL;
@@ -73,7 +99,7 @@ for (const { driver, skip } of databases.drivers) {
       });
       const restarted: Caller = { baseUrl: (await second.ready).baseUrl, apiKey: dev.apiKey };
       // A quote never reserved before the kill is forwarded after the restart only while it lives
-      // (otherwise EIN0005, the right answer for an expired quote): the restart must be shorter.
+      // (otherwise EIN0005, the right answer for an expired quote): QUOTE_LIFETIME_SECONDS outlasts it.
       const restartMs = Math.round(performance.now() - restartedAt);
       const marginMs = Math.min(...orders.map(({ winner }) => Date.parse(winner.expiresAt))) - Date.now();
       t.diagnostic(`restart to ready ${restartMs} ms; the oldest quote lives ${marginMs} ms more`);

@@ -237,7 +237,12 @@ describe("the hub over real HTTP", () => {
       const answer = await send(port, { method: "GET", path });
       assert.equal(answer.statusCode, 200, path);
       // This hub has no database, upstream or chain: nothing to check.
-      assert.deepEqual(JSON.parse(answer.body.toString()), { status: "ready", notReady: [], checks: [] });
+      assert.deepEqual(JSON.parse(answer.body.toString()), {
+        status: "ready",
+        notReady: [],
+        degraded: [],
+        checks: [],
+      });
     }
   });
 

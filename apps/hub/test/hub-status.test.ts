@@ -193,6 +193,7 @@ describe("GET /status/{orderId} (hub status view of an open-flow registration)",
       blockHash: hash(12),
       logIndex: 0,
       at: new Date(block(12).timestamp * 1000).toISOString(),
+      final: true,
       amount: "1000000",
     });
     assert.equal(deposited.updatedAt, new Date(clock.now() - 1000).toISOString());

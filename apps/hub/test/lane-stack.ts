@@ -9,8 +9,8 @@ import { createTestDatabases, type TestDatabase } from "@hub/store";
 import { pino } from "pino";
 import { devnetProvider, type HubApp, type ProviderConfigInput } from "../src/index.js";
 import { reconcilerChainsFromManifest } from "../src/reconciler/reconciler-chains-from-manifest.js";
-import type { OifDialect } from "../src/upstream/oif-dialects.js";
-import { devnetExternalProvider } from "../src/upstream/providers-config.js";
+import type { OifDialect } from "../src/providers/oif-aggregator/oif-dialects.js";
+import { devnetExternalProvider } from "../src/providers/index.js";
 import { startGatewayInFront } from "./gateway-in-front.js";
 import { createTestHubApp, devnetControl } from "./hub-fixture.js";
 

@@ -10,7 +10,7 @@ import {
   type UpstreamOrderStatus,
 } from "@hub/contract";
 import { erc20Abi, type Hex, parseEther } from "viem";
-import { oifDialects } from "../src/upstream/oif-dialects.js";
+import { oifDialects } from "../src/providers/oif-aggregator/oif-dialects.js";
 import { dataOf, disposeLaneDatabases, type LaneStack, startLaneStack } from "./lane-stack.js";
 import { type LaneWallet, laneWallet, reportLaneTiming } from "./lane-wallet.js";
 

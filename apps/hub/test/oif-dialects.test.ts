@@ -6,7 +6,7 @@ import {
   oifDialectTables,
   reportStatusOf,
   submissionMeaningOf,
-} from "../src/upstream/oif-dialects.js";
+} from "../src/providers/oif-aggregator/oif-dialects.js";
 import { OrderStatus, PostOrderResponseStatus, specSchemas } from "./fixtures/oif-spec-schemas.js";
 
 describe("the OIF dialect tables", () => {

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
-import { oifQuoteResponseSchema, parseOifQuoteResponse } from "../src/upstream/oif-quote-response.js";
+import {
+  oifQuoteResponseSchema,
+  parseOifQuoteResponse,
+} from "../src/providers/oif-aggregator/oif-quote-response.js";
 
 const quote = {
   quoteId: "q-1",

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
-import { createOifAggregatorClient, devnetProvider } from "../src/upstream/index.js";
+import { createOifAggregatorClient, devnetProvider } from "../src/providers/index.js";
 
 // An upstream in the specification's dialect routes /v1/quotes, /v1/orders and /v1/orders/{id} only:
 // the specification names no health route, so /health is a 404 like any other unknown path.

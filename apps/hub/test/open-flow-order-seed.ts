@@ -3,7 +3,7 @@ import type { SqlClient } from "@hub/store";
 import {
   type OpenFlowTemplate,
   openFlowTemplateFingerprint,
-} from "../src/quotes/external/open-flow-template.js";
+} from "../src/providers/external-aggregator/open-flow-template.js";
 import { createQuoteStore } from "../src/store/quote-store.js";
 
 const hex = (text: string) => createHash("sha256").update(text).digest("hex");

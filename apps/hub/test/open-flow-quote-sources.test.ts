@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { devnetExternalProvider, parseProvidersConfig } from "../src/upstream/providers-config.js";
+import { devnetExternalProvider, parseProvidersConfig } from "../src/providers/index.js";
 import { assertRefusal } from "./hub-fixture.js";
 import { bridgeAnswer, catalog, chainA, crossChain, type Json, ok } from "./open-flow-quotes-fixture.js";
 import {

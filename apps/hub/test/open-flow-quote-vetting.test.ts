@@ -248,6 +248,14 @@ describe("external answers the hub's vetting discards", () => {
       },
     },
     {
+      name: "an expiresAt 25 h ahead, past the 24 h deadline bound",
+      reason: "deadline-too-far",
+      detail: "past the 86400 s bound",
+      doctor: (q) => {
+        q.expiresAt = new Date(Date.now() + 25 * 3_600_000).toISOString();
+      },
+    },
+    {
       name: "no quoteId",
       reason: "malformed",
       doctor: (q) => {

@@ -3,7 +3,7 @@ import { after, before, beforeEach } from "node:test";
 import { bridgeAbi } from "@hub/chain";
 import type { Catalog, CatalogChain } from "@hub/contract";
 import { encodeFunctionData, getAddress, type Hex, keccak256, toHex } from "viem";
-import type { OpenFlowTemplate } from "../src/quotes/external/open-flow-template.js";
+import type { OpenFlowTemplate } from "../src/providers/external-aggregator/open-flow-template.js";
 import {
   type ExternalStandIn,
   type StandInAnswer,

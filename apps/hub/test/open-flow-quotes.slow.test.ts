@@ -11,13 +11,13 @@ import {
 import { type ChainClients, createChainClients } from "@hub/devnet-app";
 import { decodeFunctionData, encodeFunctionData, erc20Abi, type Hex, verifyMessage } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { OpenFlowTemplate } from "../src/quotes/external/open-flow-template.js";
+import type { OpenFlowTemplate } from "../src/providers/external-aggregator/open-flow-template.js";
 import { createQuoteStore } from "../src/store/quote-store.js";
 import {
   createExternalAggregatorClient,
   devnetExternalProvider,
   devnetProvider,
-} from "../src/upstream/index.js";
+} from "../src/providers/index.js";
 import { assertRefusal } from "./hub-fixture.js";
 import { type ExternalStandIn, startExternalStandIn } from "./open-flow-quotes-stand-in.js";
 import { dataOf, disposeQuoteDatabases, type QuoteHub, startQuoteHub } from "./quote-hub.js";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { preparedQuoteSchema, quotePreviewSchema, quoteWinnerSchema, signableHash } from "@hub/contract";
 import { getAddress, isAddress } from "viem";
-import { openFlowTemplateFingerprint } from "../src/quotes/external/open-flow-template.js";
+import { openFlowTemplateFingerprint } from "../src/providers/external-aggregator/open-flow-template.js";
 import { assertRefusal } from "./hub-fixture.js";
 import {
   approval,

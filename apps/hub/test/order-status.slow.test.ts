@@ -15,7 +15,7 @@ import type { Hex } from "viem";
 import { createReconciler, type Reconciler } from "../src/reconciler/create-reconciler.js";
 import { reconcilerChainsFromManifest } from "../src/reconciler/reconciler-chains-from-manifest.js";
 import { createSubmissionStore } from "../src/store/submission-store.js";
-import { devnetAggregatorPaths, oifDialects, oifDialectTables } from "../src/upstream/index.js";
+import { devnetAggregatorPaths, oifDialects, oifDialectTables } from "../src/providers/index.js";
 import { startProviderStandIn } from "./fixtures/provider-stand-in.js";
 import { call, createTestHubApp, envelopeOf } from "./hub-fixture.js";
 import {

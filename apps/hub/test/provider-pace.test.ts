@@ -3,8 +3,12 @@ import { describe, test } from "node:test";
 import { systemClock } from "@hub/clock";
 import { pino } from "pino";
 import { Registry } from "prom-client";
-import { askOifProviders, type OifProvidersDeps } from "../src/quotes/oif/ask-oif-providers.js";
-import { createProviderPace, type ProviderPace, slowestProvider } from "../src/quotes/oif/provider-pace.js";
+import { askOifProviders, type OifProvidersDeps } from "../src/providers/oif-aggregator/ask-oif-providers.js";
+import {
+  createProviderPace,
+  type ProviderPace,
+  slowestProvider,
+} from "../src/providers/oif-aggregator/provider-pace.js";
 import { createQuoteMetrics } from "../src/quotes/quote-metrics.js";
 import { resolveQuoteRoute } from "../src/quotes/resolve-quote-route.js";
 import {
@@ -12,7 +16,7 @@ import {
   type OifAggregatorClient,
   type OifQuoteRequest,
   type QuoteOutcome,
-} from "../src/upstream/index.js";
+} from "../src/providers/index.js";
 import { testCatalog } from "./hub-fixture.js";
 
 const route = resolveQuoteRoute(testCatalog(), {

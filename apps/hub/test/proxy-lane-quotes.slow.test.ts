@@ -23,7 +23,7 @@ import { createTestDatabases, type TestDatabase } from "@hub/store";
 import { decodeFunctionData, erc20Abi, type Hex, parseEther } from "viem";
 import type { HubApp } from "../src/index.js";
 import type { QuoteTemplate } from "../src/quotes/quote-template.js";
-import { devnetProvider } from "../src/upstream/index.js";
+import { devnetProvider } from "../src/providers/index.js";
 import { assertRefusal, call, createTestHubApp, envelopeOf } from "./hub-fixture.js";
 import { readQuoteRows } from "./store/quote-rows.js";
 import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";

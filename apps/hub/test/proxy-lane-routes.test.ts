@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { type Catalog, HubError } from "@hub/contract";
-import { priceProxyRoute } from "../src/quotes/proxy/price-proxy-route.js";
-import type { SwapRouterPool, SwapRouterReader } from "../src/quotes/proxy/swap-router-reader.js";
+import { priceProxyRoute } from "../src/providers/proxy-lanes/price-proxy-route.js";
+import type { SwapRouterPool, SwapRouterReader } from "../src/providers/proxy-lanes/swap-router-reader.js";
 import { type EvmQuoteRoute, resolveQuoteRoute } from "../src/quotes/resolve-quote-route.js";
 import { testCatalog } from "./hub-fixture.js";
 

@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { type CatalogChain, quoteWinnerSchema } from "@hub/contract";
 import { pollUntil } from "@hub/test-support";
-import { devnetProvider } from "../src/upstream/index.js";
+import { devnetProvider } from "../src/providers/index.js";
 import { type ProviderStandIn, startProviderStandIn } from "./fixtures/provider-stand-in.js";
 import { assertRefusal } from "./hub-fixture.js";
 import { dataOf, disposeQuoteDatabases, type QuoteHub, startQuoteHub } from "./quote-hub.js";

@@ -3,7 +3,7 @@ import type { Catalog, HubAnswer } from "@hub/contract";
 import { createTestDatabases, type TestDatabase } from "@hub/store";
 import { pino } from "pino";
 import type { HubApp, HubAppDeps, HubConfigInput } from "../src/index.js";
-import type { ProviderConfigInput } from "../src/upstream/providers-config.js";
+import type { ProviderConfigInput } from "../src/providers/index.js";
 import { call, createTestHubApp, envelopeOf } from "./hub-fixture.js";
 
 export interface QuoteHub extends HubApp {

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { HubError } from "@hub/contract";
-import type { VettedOifQuote } from "../src/quotes/oif/vet-oif-quote.js";
+import type { VettedOifQuote } from "../src/providers/oif-aggregator/vet-oif-quote.js";
 import { compareQuotes } from "../src/quotes/rank-quotes.js";
 import { type EvmQuoteRoute, resolveQuoteRoute } from "../src/quotes/resolve-quote-route.js";
-import { devnetProvider, devnetProviders, parseProvidersConfig } from "../src/upstream/providers-config.js";
+import { devnetProvider, devnetProviders, parseProvidersConfig } from "../src/providers/index.js";
 import { testCatalog } from "./hub-fixture.js";
 
 /** The route of an EVM-to-EVM request (every request of this file is one). */

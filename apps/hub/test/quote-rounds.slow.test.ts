@@ -14,7 +14,7 @@ import {
 import { getAddress, type Hex, hashTypedData } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { QuoteTemplate } from "../src/quotes/quote-template.js";
-import { createOifAggregatorClient, devnetProvider } from "../src/upstream/index.js";
+import { createOifAggregatorClient, devnetProvider } from "../src/providers/index.js";
 import { type ProviderStandIn, startProviderStandIn } from "./fixtures/provider-stand-in.js";
 import { assertRefusal } from "./hub-fixture.js";
 import { dataOf, disposeQuoteDatabases, type QuoteHub, startQuoteHub } from "./quote-hub.js";

@@ -60,13 +60,14 @@ for (const { driver, skip } of databases.drivers) {
         },
       };
       const store = createQuoteStore(counted);
-      // Three timers due together run in one timers phase, each its own callback (as three rounds
-      // whose last answers are read in one poll phase); a fourth quote comes alone, a turn later.
+      // Three immediates queued together run in one check phase, each its own callback (as three
+      // rounds whose last answers are read in one poll phase); a fourth quote comes alone, a turn
+      // later. Timers would not do: three 1 ms timers need not all be due in the same timers phase.
       const together = await Promise.all(
         [0, 1, 2].map(
           (i) =>
             new Promise<Promise<void>>((resolve) =>
-              setTimeout(() => resolve(store.insert(newQuote(`q-turn-${i}`))), 0),
+              setImmediate(() => resolve(store.insert(newQuote(`q-turn-${i}`)))),
             ),
         ),
       );

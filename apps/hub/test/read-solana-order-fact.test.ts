@@ -1,8 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { solanaKeyToBytes32 } from "@hub/chain";
-import { readSolanaOrderFact, type SolanaEscrowAccounts } from "../src/reconciler/read-solana-order-fact.js";
-import type { SolanaInstructionView, SolanaTransactionView } from "../src/reconciler/solana-chain-reader.js";
+import {
+  readSolanaOrderFact,
+  type SolanaEscrowAccounts,
+} from "../src/chains/solana/read-solana-order-fact.js";
+import type {
+  SolanaInstructionView,
+  SolanaTransactionView,
+} from "../src/chains/solana/solana-chain-reader.js";
 
 const TOKEN = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 const MEMO = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { createReadiness, type ReadinessCheck } from "../src/operations/readiness.js";
+import { createReadiness, type ReadinessCheck } from "../src/metrics/readiness.js";
 
 function counted(name: string, run: ReadinessCheck["run"]): ReadinessCheck & { runs: number } {
   const check = {

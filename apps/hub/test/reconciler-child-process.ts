@@ -1,7 +1,8 @@
 // A reconciler in its own process, for the kill test: reads its configuration as JSON from argv[2],
 // opens the database itself (PostgreSQL at databaseUrl, or the PGlite dir under dataDir), runs the poll
 // loop until it is killed, never stops on its own, and prints "watermark <chainDomain> <block>" on
-// stdout each time a chain's watermark moves.
+// stdout each time a chain's watermark moves. With pauseInRollback it prints "rollback paused
+// <chainDomain>" inside its first rollback's transaction, before the commit, and waits there for good.
 import { systemClock } from "@hub/clock";
 import { openStore } from "@hub/store";
 import { pino } from "pino";
@@ -16,6 +17,7 @@ interface ChildConfig {
   instanceId: string;
   leaseTtlMs: number;
   maxBlockRange: number;
+  pauseInRollback?: boolean;
 }
 
 const config = JSON.parse(process.argv[2] ?? "{}") as ChildConfig;
@@ -34,6 +36,14 @@ const reconciler = createReconciler({
   leaseTtlMs: config.leaseTtlMs,
   maxBlockRange: config.maxBlockRange,
   pollIntervalMs: 10,
+  ...(config.pauseInRollback
+    ? {
+        beforeRollbackCommit: async (chainDomain: string) => {
+          process.stdout.write(`rollback paused ${chainDomain}\n`);
+          await new Promise(() => {});
+        },
+      }
+    : {}),
 });
 reconciler.start();
 const facts = createChainFactsStore(sql);

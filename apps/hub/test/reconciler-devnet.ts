@@ -112,7 +112,8 @@ export async function startOrderDevnet(): Promise<OrderDevnet> {
     latestTimestamp,
     reconcilerChains: () => reconcilerChainsFromManifest(manifest),
     async newOrder(options = {}) {
-      const now = await latestTimestamp(origin);
+      // Deadlines from the later of the two chains' clocks: an earlier test may have moved either forward.
+      const now = Math.max(await latestTimestamp(origin), await latestTimestamp(destination));
       const order: StandardOrder = {
         user: user.address,
         nonce: nonce++,

@@ -31,14 +31,11 @@ import {
   startSolanaDevnet,
 } from "../../devnet/src/solana/index.js";
 import type { HubApp } from "../src/index.js";
-import {
-  createReconciler,
-  type Reconciler,
-  solanaReconcilerChainsFromManifest,
-  type TickResult,
-} from "../src/reconciler/index.js";
-import type { SolanaQuoteBlock } from "../src/quotes/quote-template.js";
-import { solanaAssociatedTokenAccount } from "../src/reconciler/solana-associated-token-account.js";
+import { createReconciler, type Reconciler, type TickResult } from "../src/reconciler/index.js";
+import type { SolanaQuoteBlock } from "../src/quotes/solana-quote-template.js";
+import { chainFamilies } from "../src/chains/chain-families.js";
+import { solanaAssociatedTokenAccount } from "../src/chains/solana/solana-associated-token-account.js";
+import { solanaReconcilerChainsFromManifest } from "../src/chains/solana/solana-reconciler-chains.js";
 import { createChainFactsStore } from "../src/store/chain-facts-store.js";
 import { type AcceptingAggregator, startAcceptingAggregator } from "./fixtures/accepting-aggregator.js";
 import { call, createTestHubApp, envelopeOf, SUBJECT } from "./hub-fixture.js";
@@ -90,7 +87,9 @@ function anotherReconciler(): Reconciler {
   const created = createReconciler({
     sql: db.sql,
     chains: [],
-    solanaChains: solanaReconcilerChainsFromManifest({ solana: solana.manifest }),
+    indexers: solanaReconcilerChainsFromManifest({ solana: solana.manifest }).map((chain) =>
+      chainFamilies.solana.indexer(chain, {}),
+    ),
     clock,
     logger,
     leaseName: "reconciler-solana",

@@ -377,7 +377,7 @@ for (const { driver, skip } of databases.drivers) {
       }
     });
 
-    test("when a block under the watermark changes (a reorg deeper than confirmations), the chain is not indexed and the error is reported", async () => {
+    test("when a block under the watermark changes (a reorganisation), the chain is rolled back to the fork and indexed again (issue 28)", async () => {
       const fresh = await databases.open(driver);
       const r = createReconciler({
         sql: fresh.sql,
@@ -391,17 +391,22 @@ for (const { driver, skip } of databases.drivers) {
         const opened = await devnet.newOrder();
         await devnet.open(opened);
         assertNoChainErrors(await r.tick());
-        const indexed = await createChainFactsStore(fresh.sql).getWatermark(devnet.origin.chainDomain);
+        assert.equal((await getChainFacts(fresh.sql, opened.orderId))?.status, "OPEN");
         await rpc(devnet.origin.rpcUrl, "evm_revert", [snapshot]);
         await rpc(devnet.origin.rpcUrl, "evm_increaseTime", [5]);
         await rpc(devnet.origin.rpcUrl, "anvil_mine", ["0x4"]);
         const result = await r.tick();
+        assertNoChainErrors(result);
         const origin = result.chains.find((chain) => chain.chainDomain === devnet.origin.chainDomain);
-        assert.match(origin?.error ?? "", /history changed below the watermark/);
-        assert.deepEqual(
-          await createChainFactsStore(fresh.sql).getWatermark(devnet.origin.chainDomain),
-          indexed,
-        );
+        assert.ok(origin?.reorg, "the reorganisation was rolled back");
+        assert.equal(await getChainFacts(fresh.sql, opened.orderId), undefined);
+        const head = (await rpc(devnet.origin.rpcUrl, "eth_getBlockByNumber", ["latest", false])) as {
+          number: string;
+          hash: string;
+        };
+        const watermark = await createChainFactsStore(fresh.sql).getWatermark(devnet.origin.chainDomain);
+        assert.equal(watermark?.lastBlock, Number(head.number));
+        assert.equal(watermark?.lastBlockHash, head.hash);
       } finally {
         await r.stop();
         await fresh.dispose();

@@ -83,10 +83,12 @@ describe("two replicas on one PostgreSQL and one Redis behind nginx", { skip }, 
       REDIS_URL: redis.url,
       GATEWAY_TRUSTED_PROXIES: "127.0.0.1/32",
       // A slow refill makes the shared buckets' counts exact: the project pool is a hundredth of the
-      // organization's hub bucket, 10 calls and 0.01 a second back; the hub's burst covers the load.
+      // organization's hub bucket, 10 calls and 0.01 a second back (every call costing 1); the hub's
+      // burst covers the load.
       HUB_TENANT_RPS: "1",
       HUB_TENANT_BURST: "1000",
       GATEWAY_PROJECT_SHARE: "0.01",
+      GATEWAY_PROJECT_QUOTE_COST: "1",
     };
     const started = (["a", "b"] as const).map((id) => {
       const dataDir = join(target.dataDir, id);

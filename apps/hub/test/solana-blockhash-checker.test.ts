@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { manualClock } from "./hub-fixture.js";
-import { createSolanaBlockhashChecker } from "../src/quotes/oif/solana-blockhash-checker.js";
+import { createSolanaBlockhashChecker } from "../src/chains/solana/solana-blockhash-checker.js";
 
 describe("the Solana blockhash check", () => {
   const asked: string[] = [];

@@ -20,9 +20,9 @@ import {
   quoteWinnerSchema,
   upstreamOrderStatusSchema,
 } from "@hub/contract";
-import { createHubClient, type HubClient, HubError, hubOrderIdOf, type SolanaWallet } from "@hub/sdk";
-import { solanaWalletFromSecretKey } from "@hub/sdk/solana";
-import { viemWalletOverHttp } from "@hub/sdk/viem";
+import { createHubClient, type HubClient, HubError, hubOrderIdOf, type SolanaWallet } from "@intent-hub/sdk";
+import { solanaWalletFromSecretKey } from "@intent-hub/sdk/solana";
+import { viemWalletOverHttp } from "@intent-hub/sdk/viem";
 import { pollUntil } from "@hub/test-support";
 import {
   address,
@@ -59,7 +59,7 @@ describe("the Solana lane through the gateway of a started stack", () => {
 
   before(async () => {
     stack = await startReadyStack(dataDir);
-    catalog = catalogSchema.parse(await clientFor("solana-lane-catalog").catalog());
+    catalog = catalogSchema.parse(await clientFor("solana-lane-catalog").getCatalog());
     solana = catalog.families.solana[0]!;
     assert.ok(solana, "the catalog declares the Solana chain");
     solanaRpcUrl = stack.dev.solanaChains.find((chain) => chain.chainDomain === solana.chainDomain)!.rpcUrl;
@@ -142,7 +142,7 @@ describe("the Solana lane through the gateway of a started stack", () => {
   /** Solana USDC → EVM USDC on eip155:31338 for a Solana user; the winner checked as a wallet would. */
   async function solanaQuote(client: HubClient, user: SolanaWallet, recipient: string, amount = "3000000") {
     const winner = quoteWinnerSchema.parse(
-      await client.quote({
+      await client.createQuote({
         sourceAsset: usdc(solana).key,
         destinationAsset: usdc(destination).key,
         amount,
@@ -176,7 +176,7 @@ describe("the Solana lane through the gateway of a started stack", () => {
     return pollUntil(
       `the upstream view reads ${state}`,
       async () => {
-        const status = upstreamOrderStatusSchema.parse(await client.orderStatus(hubOrderId));
+        const status = upstreamOrderStatusSchema.parse(await client.getOrderStatus(hubOrderId));
         if (status.state === state) return status;
         assert.ok(
           !["finalized", "failed", "refunded"].includes(status.state),
@@ -237,7 +237,7 @@ describe("the Solana lane through the gateway of a started stack", () => {
       "the release from the Solana vault",
     );
 
-    const fill = onchainFillSchema.parse(await client.fill(order.onchainOrderId));
+    const fill = onchainFillSchema.parse(await client.getOnchainFill(order.onchainOrderId));
     assert.deepEqual([fill.status, fill.filled, fill.settled], ["SETTLED", true, true]);
     assert.deepEqual(
       fill.fills.map((paid) => [paid.chainDomain, paid.amount, paid.inTime]),
@@ -245,7 +245,7 @@ describe("the Solana lane through the gateway of a started stack", () => {
     );
     // A Solana signature resolves to its order like an EVM transaction hash.
     const opened = onchainTxOrderSchema.parse(
-      await client.orderByTransaction(solana.chainDomain, entry.chain!.openTx!.txHash),
+      await client.getOrderByTransaction(solana.chainDomain, entry.chain!.openTx!.txHash),
     );
     assert.deepEqual([opened.orderId, opened.event], [order.onchainOrderId, "open"]);
 
@@ -321,7 +321,7 @@ describe("the Solana lane through the gateway of a started stack", () => {
       recipient,
       sourceAccount: account.address,
     };
-    const preview = await client.preview(request);
+    const preview = await client.previewQuote(request);
     assert.deepEqual(
       [...new Set(preview.offers.map((entry) => entry.lane))].sort(),
       ["aggregator-gasless", "oif-escrow-gasless"],
@@ -329,7 +329,7 @@ describe("the Solana lane through the gateway of a started stack", () => {
     );
     const offer = preview.offers[0]!;
     const quote = preparedQuoteSchema.parse(
-      await client.prepare({
+      await client.prepareQuote({
         ...request,
         preparationId: `${subject}-evm-to-solana`,
         provider: offer.provider,
@@ -343,7 +343,7 @@ describe("the Solana lane through the gateway of a started stack", () => {
 
     const entry = await untilListed(client, "SETTLED");
     assert.equal(entry.onchainOrderId, order.onchainOrderId);
-    const fill = onchainFillSchema.parse(await client.fill(order.onchainOrderId));
+    const fill = onchainFillSchema.parse(await client.getOnchainFill(order.onchainOrderId));
     assert.deepEqual([fill.status, fill.settled], ["SETTLED", true]);
     assert.deepEqual(
       fill.fills.map((paid) => [paid.chainDomain, paid.amount]),
@@ -408,7 +408,7 @@ describe("the Solana lane through the gateway of a started stack", () => {
     test("a quote without sourceAccount for a Solana source is EIN0001 on sourceAccount", async () => {
       const client = clientFor(nextSubject());
       const error = await client
-        .quote({
+        .createQuote({
           sourceAsset: usdc(solana).key,
           destinationAsset: usdc(destination).key,
           amount: "3000000",
@@ -427,7 +427,7 @@ describe("the Solana lane through the gateway of a started stack", () => {
       const account = stack.dev.accounts[2]!.address;
       for (const recipient of ["0OIl-not-base58", "3yZe7d", account]) {
         const error = await client
-          .quote({
+          .createQuote({
             sourceAsset: usdc(origin).key,
             destinationAsset: usdc(solana).key,
             amount: "2000000",
@@ -462,7 +462,7 @@ describe("the Solana lane through the gateway of a started stack", () => {
     assert.equal(before - (await solanaBalance(user.address)), BigInt(winner.input.amount), "deposited");
     const failed = await untilUpstream(client, order.hubOrderId, "failed");
     assert.equal(failed.failedAt, "Fill");
-    const notYet = onchainRefundSchema.parse(await client.refund(order.onchainOrderId));
+    const notYet = onchainRefundSchema.parse(await client.getOnchainRefund(order.onchainOrderId));
     assert.deepEqual([notYet.refundable, notYet.reason], [false, "not-expired"]);
 
     const moved = (await control("POST", `/chains/${encodeURIComponent(solana.chainDomain)}/increase-time`, {
@@ -473,13 +473,13 @@ describe("the Solana lane through the gateway of a started stack", () => {
     const refunded: OrderListEntry = await untilListed(client, "REFUNDED");
     const refundedTx = refunded.chain?.refundedTx;
     assert.equal(refundedTx?.chainDomain, solana.chainDomain, "the refund from the Solana vault");
-    const refund = onchainRefundSchema.parse(await client.refund(order.onchainOrderId));
+    const refund = onchainRefundSchema.parse(await client.getOnchainRefund(order.onchainOrderId));
     assert.deepEqual([refund.refundable, refund.reason], [false, "refunded"]);
     assert.deepEqual(refund.refundedTx, refundedTx, "the refund view names the refund transaction");
-    const fill = onchainFillSchema.parse(await client.fill(order.onchainOrderId));
+    const fill = onchainFillSchema.parse(await client.getOnchainFill(order.onchainOrderId));
     assert.deepEqual([fill.status, fill.filled, fill.settled], ["REFUNDED", false, false]);
     const byTx = onchainTxOrderSchema.parse(
-      await client.orderByTransaction(solana.chainDomain, refundedTx!.txHash),
+      await client.getOrderByTransaction(solana.chainDomain, refundedTx!.txHash),
     );
     assert.deepEqual([byTx.orderId, byTx.event], [order.onchainOrderId, "refund"]);
     assert.equal(await solanaBalance(user.address), before, "the whole input is back with the user");

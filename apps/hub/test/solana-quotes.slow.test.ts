@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, beforeEach, describe, test } from "node:test";
 import { decodeSolanaInteropAddress, solanaOifChainId } from "@hub/chain";
 import { systemClock } from "@hub/clock";
@@ -7,7 +9,7 @@ import { type SolanaDevnet, startSolanaDevnet } from "@hub/devnet-app";
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import { address } from "@solana/kit";
 import { pino } from "pino";
-import type { SolanaQuoteTemplate } from "../src/quotes/quote-template.js";
+import type { SolanaQuoteTemplate } from "../src/quotes/solana-quote-template.js";
 import { testCatalog } from "./hub-fixture.js";
 import { type ExternalStandIn, startExternalStandIn } from "./open-flow-quotes-stand-in.js";
 import { dataOf, disposeQuoteDatabases, type QuoteHub, startQuoteHub } from "./quote-hub.js";
@@ -298,6 +300,43 @@ describe("quotes on the Solana lane", () => {
 
   test("a message whose blockhash the chain never handed out is discarded (blockhash)", async () => {
     await discarded(await solanaAnswer(terms({ blockhash: sender })), "blockhash");
+  });
+
+  test("a Solana RPC that does not answer makes a Solana-source round EIN0050, not EIN0008", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const deadRpcUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const blind = await startQuoteHub({
+      catalog,
+      providers: [
+        {
+          id: PROVIDER,
+          kind: "oif-aggregator",
+          baseUrl: standIn.url,
+          products: ["oif-svm-escrow-v0"],
+          solanaFeePayers: { alpha: feePayer },
+        },
+      ],
+      solanaChains: [{ chainDomain: chain.chainDomain, rpcUrl: deadRpcUrl }],
+    });
+    try {
+      const before = await blind.metric("hub_quote_vetting_rejections_total", {
+        provider: PROVIDER,
+        reason: "blockhash",
+      });
+      answers["oif-svm-escrow-v0"] = [await solanaAnswer(terms())];
+      const { envelope } = await blind.post("/v1/quote", solanaSource());
+      assert.equal(envelope.success, false);
+      assert.equal(envelope.errors![0]!.error_code, "EIN0050");
+      const counted = await blind.metric("hub_quote_vetting_rejections_total", {
+        provider: PROVIDER,
+        reason: "blockhash",
+      });
+      assert.equal(counted, before + 1, "the answer is still discarded under blockhash");
+    } finally {
+      await blind.stop();
+    }
   });
 
   test("an escrowOrder nonce that does not hash to the order id is discarded (order-id)", async () => {

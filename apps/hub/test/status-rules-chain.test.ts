@@ -8,7 +8,7 @@ import {
   type MandateOutputRecord,
   nextChainStatus,
   type OutputFilledFact,
-  type SolanaDepositFact,
+  type EscrowDepositFact,
 } from "../src/status-rules/index.js";
 
 interface MoveRow {
@@ -310,7 +310,7 @@ describe("chain view derived from indexed facts", () => {
 });
 
 const solanaUser = "4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T";
-const solanaDeposit: SolanaDepositFact = {
+const escrowDeposit: EscrowDepositFact = {
   chainDomain: "solana:ALp6S2nUSo7tbhRuHnujQR6RuA4iCc3J",
   blockNumber: 90,
   blockHash: "",
@@ -334,9 +334,9 @@ const solanaDeposit: SolanaDepositFact = {
 
 describe("chain view of a Solana escrow order (deposit, EVM fill, release, refund)", () => {
   test("a deposit matching the order's terms is the Open: OPEN, with the user as sponsor and the terms' deadlines", () => {
-    const view = deriveChainView(facts({ solanaDeposit }), before);
+    const view = deriveChainView(facts({ escrowDeposit }), before);
     assert.equal(view?.status, "OPEN");
-    assert.equal(view?.open?.txHash, solanaDeposit.txHash);
+    assert.equal(view?.open?.txHash, escrowDeposit.txHash);
     assert.equal(view?.sponsor, solanaUser);
     assert.equal(view?.order, undefined, "a Solana escrow order has no StandardOrder");
     assert.equal(view?.fillDeadline, new Date(fillDeadline * 1000).toISOString());
@@ -345,33 +345,33 @@ describe("chain view of a Solana escrow order (deposit, EVM fill, release, refun
 
   test("a deposit of another amount than the terms is not the Open", () => {
     assert.equal(
-      deriveChainView(facts({ solanaDeposit: { ...solanaDeposit, amount: "1" } }), before),
+      deriveChainView(facts({ escrowDeposit: { ...escrowDeposit, amount: "1" } }), before),
       undefined,
     );
   });
 
   test("a deposit the hub holds no terms for is OPEN without deadlines and never EXPIRED", () => {
-    const { terms: _, ...bare } = solanaDeposit;
-    const view = deriveChainView(facts({ solanaDeposit: bare }), after);
+    const { terms: _, ...bare } = escrowDeposit;
+    const view = deriveChainView(facts({ escrowDeposit: bare }), after);
     assert.equal(view?.status, "OPEN");
     assert.equal(view?.fillDeadline, undefined);
   });
 
   test("the EVM fill of the terms' output in time is FILLED; unfilled past fillDeadline is EXPIRED", () => {
-    assert.equal(deriveChainView(facts({ solanaDeposit, fills: [fill()] }), before)?.status, "FILLED");
-    assert.equal(deriveChainView(facts({ solanaDeposit }), after)?.status, "EXPIRED");
+    assert.equal(deriveChainView(facts({ escrowDeposit, fills: [fill()] }), before)?.status, "FILLED");
+    assert.equal(deriveChainView(facts({ escrowDeposit }), after)?.status, "EXPIRED");
   });
 
   test("the settler's release is SETTLED and its refund REFUNDED", () => {
     const payout = {
-      ...solanaDeposit,
+      ...escrowDeposit,
       blockNumber: 95,
       txHash: "6".repeat(88),
-      settler: solanaDeposit.settler,
+      settler: escrowDeposit.settler,
     };
     const released = deriveChainView(
       facts({
-        solanaDeposit,
+        escrowDeposit,
         fills: [fill()],
         finalised: { ...payout, solver: `0x${"99".repeat(32)}`, destination: "x" },
       }),
@@ -381,7 +381,7 @@ describe("chain view of a Solana escrow order (deposit, EVM fill, release, refun
       [released?.status, released?.settled, released?.settle?.txHash],
       ["SETTLED", true, payout.txHash],
     );
-    const refunded = deriveChainView(facts({ solanaDeposit, refunded: payout }), after);
+    const refunded = deriveChainView(facts({ escrowDeposit, refunded: payout }), after);
     assert.deepEqual([refunded?.status, refunded?.refund?.txHash], ["REFUNDED", payout.txHash]);
   });
 });

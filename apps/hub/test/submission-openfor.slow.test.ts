@@ -11,7 +11,7 @@ import {
 import { pollUntil } from "@hub/test-support";
 import type { Hex } from "viem";
 import { createQuoteStore } from "../src/store/quote-store.js";
-import { oifDialects } from "../src/upstream/index.js";
+import { oifDialects } from "../src/providers/index.js";
 import { readSubmission, readUpstreamView } from "./store/submission-rows.js";
 import {
   approvePermit2,

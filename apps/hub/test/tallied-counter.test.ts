@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Counter, Registry } from "prom-client";
-import { createTalliedCounter } from "../src/operations/tallied-counter.js";
+import { createTalliedCounter } from "../src/metrics/tallied-counter.js";
 
 test("a tallied counter is exposed exactly as prom-client's own counter fed the same calls", async () => {
   const config = {

@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { PERMIT2_WIRE_TYPES, typesAreExactly } from "../src/quotes/oif/expected-typed-data-types.js";
+import {
+  PERMIT2_WIRE_TYPES,
+  typesAreExactly,
+} from "../src/providers/oif-aggregator/expected-typed-data-types.js";
 import { QuoteRejection } from "../src/quotes/quote-rejection.js";
-import { requireKeys } from "../src/quotes/oif/typed-data-values.js";
+import { requireKeys } from "../src/providers/oif-aggregator/typed-data-values.js";
 
 describe("an upstream's typed data keeps exactly the keys the hub signs", () => {
   const keys = ["token", "amount"];

@@ -10,7 +10,7 @@ import {
   encodeInteropAddress,
   type OifAggregatorClient,
   type OifQuoteRequest,
-} from "../src/upstream/index.js";
+} from "../src/providers/index.js";
 import { type ProviderStandIn, startProviderStandIn } from "./fixtures/provider-stand-in.js";
 import { type HubTestDevnet, startHubTestDevnet } from "./upstream-devnet.js";
 

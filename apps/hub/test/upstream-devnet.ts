@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDevnet, type Devnet } from "@hub/devnet-app";
+import { createDevnet, type Devnet, type DevnetSolverConfig } from "@hub/devnet-app";
 import { pino } from "pino";
 import { devnetControl } from "./hub-fixture.js";
 
@@ -12,7 +12,7 @@ export interface HubTestDevnet extends Devnet {
 
 /** One devnet on free ports with a throw-away data dir and quiet logs; blocks mined per transaction unless `blockTimeSeconds`. */
 export async function startHubTestDevnet(
-  options: { blockTimeSeconds?: number } = {},
+  options: { blockTimeSeconds?: number; solvers?: DevnetSolverConfig[] } = {},
 ): Promise<HubTestDevnet> {
   const dataDir = await mkdtemp(join(tmpdir(), "hub-quote-devnet-"));
   const devnet = await createDevnet({

@@ -1,40 +1,16 @@
 import { performance } from "node:perf_hooks";
-import {
-  API_PREFIX,
-  type Cancellation,
-  decodeBody,
-  decodeQuery,
-  type HubAnswer,
-  HubError,
-  hubHeaders,
-  isValidSubject,
-  matchRoute,
-  newRequestId,
-} from "@hub/contract";
-import { isStoreUnreachable } from "@hub/store";
+import { API_PREFIX, type HubAnswer, hubHeaders, matchRoute, newRequestId } from "@hub/contract";
 import type { Logger } from "pino";
 import type { OrganizationRateLimiter } from "../limits/organization-rate-limiter.js";
 import type { SourceRateLimiter } from "../limits/source-rate-limiter.js";
-import type { Caller } from "../services/caller.js";
 import { errorAnswer, successAnswer } from "./answer.js";
-import { checkGetBody, decodeJsonBody } from "./decode-body.js";
 import type { HubMetrics } from "./hub-metrics.js";
-import type { OperationRouter, RegisteredOperation } from "./operation.js";
+import { header, type InboundCall } from "./inbound-call.js";
+import type { OperationRouter } from "./operation.js";
+import { refusalAnswer } from "./refusal-answer.js";
+import { serveOperation } from "./serve-operation.js";
 
-/** One call as a transport hands it over: over HTTP (Fastify) or in process (the gateway's handle). */
-export interface InboundCall {
-  method: string;
-  /** Path and query as sent, starting with /v1. */
-  url: string;
-  /** Lowercase header names. */
-  headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** The body as read; undefined when none was sent. */
-  body: Buffer | undefined;
-  /** Address of the connection's peer, or `in-process`. */
-  peerAddress: string;
-  /** When the caller gives up (the gateway's timeout, a client gone); its signal is made only if the work reads it. */
-  cancellation: Cancellation | undefined;
-}
+export type { InboundCall } from "./inbound-call.js";
 
 export interface Dispatcher {
   dispatch(call: InboundCall): Promise<HubAnswer>;
@@ -46,31 +22,17 @@ const REQUEST_ID_PATTERN = /^[\x21-\x7e]{1,128}$/;
 /** The per-IP limiter's refusal text: the spec's "DDoS check" answer, with no request_id and no hint. */
 const PER_IP_MESSAGE = "DDoS check: too many requests from this address.";
 
-const EMPTY = Buffer.alloc(0);
-
-/**
- * What an operation receives. `signal` is read from the call's cancellation only when the operation
- * asks for it (the quote and submission routes), so a read makes no AbortSignal.
- */
-class OperationCall {
-  constructor(
-    readonly requestId: string,
-    readonly params: Record<string, string>,
-    readonly body: unknown,
-    readonly query: Record<string, unknown>,
-    private readonly cancellation: Cancellation | undefined,
-    readonly caller: Caller | Pick<Caller, "organization"> | undefined,
-    readonly resolved: unknown,
-  ) {}
-
-  get signal(): AbortSignal | undefined {
-    return this.cancellation?.signal;
+/** The route of the call's path under /v1, if any. */
+function matchOperation(call: InboundCall): ReturnType<typeof matchRoute> {
+  const mark = call.url.indexOf("?");
+  const path = mark === -1 ? call.url : call.url.slice(0, mark);
+  try {
+    return path.startsWith(`${API_PREFIX}/`)
+      ? matchRoute(call.method, path.slice(API_PREFIX.length))
+      : undefined;
+  } catch {
+    return undefined; // a path parameter that is not valid percent-encoding names nothing
   }
-}
-
-function header(call: InboundCall, name: string): string | undefined {
-  const value = call.headers[name];
-  return typeof value === "string" ? value : undefined;
 }
 
 /**
@@ -88,100 +50,7 @@ export function createDispatcher(deps: {
   metrics: HubMetrics;
   logger: Logger;
 }): Dispatcher {
-  const { router, bodyLimitBytes, checkCredential, sourceLimiter, organizationLimiter, metrics, logger } =
-    deps;
-  async function serve(
-    call: InboundCall,
-    requestId: string,
-    entry: RegisteredOperation,
-    params: Record<string, string>,
-  ) {
-    const { route, operation } = entry;
-    const body = call.body !== undefined && call.body.length > bodyLimitBytes ? EMPTY : call.body;
-    const contentType = header(call, hubHeaders.contentType);
-
-    let bodyValue: unknown;
-    if (route.readsBody) {
-      const json = decodeJsonBody(contentType, body);
-      bodyValue = operation.body ? decodeBody(operation.body, json) : json;
-    } else {
-      checkGetBody(contentType, body);
-    }
-
-    let queryValue: Record<string, unknown> = {};
-    if (route.forwardsQuery && operation.query) {
-      const mark = call.url.indexOf("?");
-      queryValue = decodeQuery(
-        operation.query,
-        new URLSearchParams(mark === -1 ? "" : call.url.slice(mark + 1)),
-      );
-    }
-
-    let subject: string | undefined;
-    if (route.subjectRequired) {
-      subject = header(call, hubHeaders.subject);
-      if (subject === undefined || !isValidSubject(subject)) {
-        throw new HubError("EIN0001", {
-          reference: "x-service-subject",
-          message: "X-Service-Subject is missing or not 1 to 128 of letters, digits and ._@+~-",
-        });
-      }
-    }
-
-    const resolved = operation.resolve
-      ? await operation.resolve(
-          new OperationCall(
-            requestId,
-            params,
-            bodyValue,
-            queryValue,
-            call.cancellation,
-            undefined,
-            undefined,
-          ),
-        )
-      : undefined;
-
-    const organization = header(call, hubHeaders.organization);
-    if (route.bucket) {
-      if (!organization) throw new Error("the gateway sent no X-Service-Org on a charged route");
-      await organizationLimiter.charge(route.bucket, organization);
-    }
-    // An uncharged route called without X-Service-Org reads as an organization that owns nothing.
-    const caller =
-      route.access === "public"
-        ? undefined
-        : subject === undefined
-          ? { organization: organization ?? "" }
-          : { organization: organization ?? "", subject };
-
-    if (call.cancellation?.aborted) throw call.cancellation.signal.reason;
-    return operation.handle(
-      new OperationCall(requestId, params, bodyValue, queryValue, call.cancellation, caller, resolved),
-    );
-  }
-
-  function refusal(
-    call: InboundCall,
-    error: unknown,
-    requestId: string,
-    operationId: string,
-  ): [HubAnswer, string] {
-    if (error instanceof HubError) return [errorAnswer(error.code, requestId, error.detail), error.code];
-    if (call.cancellation?.aborted) {
-      // The caller is gone (gateway timeout); nobody reads this answer, and it is no fault of the hub.
-      return [errorAnswer("EIN0049", requestId, { message: "Internal error." }), "ABORTED"];
-    }
-    if (isStoreUnreachable(error)) {
-      // PostgreSQL stopped or restarting: an availability answer the caller retries, one log line.
-      const reason = error instanceof Error ? error.message : String(error);
-      logger.warn({ request_id: requestId, operationId, reason }, "the database cannot be reached: EIN0050");
-      return [errorAnswer("EIN0050", requestId), "EIN0050"];
-    }
-    logger.error({ err: error, request_id: requestId, operationId }, "unexpected failure answered EIN0049");
-    return [errorAnswer("EIN0049", requestId, { message: "Internal error." }), "EIN0049"];
-  }
-
+  const { router, checkCredential, sourceLimiter, metrics, logger } = deps;
   return {
     async dispatch(call) {
       const started = performance.now();
@@ -199,16 +68,7 @@ export function createDispatcher(deps: {
         answer = errorAnswer("EMC0005", requestId, { message: PER_IP_MESSAGE }, { bodyRequestId: false });
         code = "EMC0005";
       } else {
-        const mark = call.url.indexOf("?");
-        const path = mark === -1 ? call.url : call.url.slice(0, mark);
-        let matched: ReturnType<typeof matchRoute>;
-        try {
-          matched = path.startsWith(`${API_PREFIX}/`)
-            ? matchRoute(call.method, path.slice(API_PREFIX.length))
-            : undefined;
-        } catch {
-          matched = undefined; // a path parameter that is not valid percent-encoding names nothing
-        }
+        const matched = matchOperation(call);
         const entry = matched && router.find(matched.route.operationId);
         if (!matched || !entry) {
           answer = errorAnswer("EPX0004", requestId);
@@ -216,10 +76,13 @@ export function createDispatcher(deps: {
         } else {
           operationId = matched.route.operationId;
           try {
-            answer = successAnswer(await serve(call, requestId, entry, matched.params), requestId);
+            answer = successAnswer(
+              await serveOperation(deps, call, requestId, entry, matched.params),
+              requestId,
+            );
             code = "OK";
           } catch (error) {
-            [answer, code] = refusal(call, error, requestId, operationId);
+            [answer, code] = refusalAnswer(logger, call, error, requestId, operationId);
           }
         }
       }

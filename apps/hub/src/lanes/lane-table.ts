@@ -1,5 +1,10 @@
 import type { Lane } from "@hub/contract";
-import type { OifProduct } from "../upstream/providers-config.js";
+
+/** The OIF order types a provider can be asked for; each one is a lane of the hub. */
+export const oifProducts = ["oif-escrow-v0", "oif-3009-v0", "oif-svm-escrow-v0"] as const;
+
+/** One OIF order type. */
+export type OifProduct = (typeof oifProducts)[number];
 
 /** Everything the hub decides by a winner's lane. */
 export interface LaneFacts {

@@ -5,7 +5,7 @@ import type { LoadedChainView } from "./load-chain-views.js";
 
 type WireChainFill = WireChainView["fills"][number];
 
-/** A Solana event has no block hash (its txHash is the transaction signature, blockNumber its slot). */
+/** An event without a block hash (a chain whose txHash is a transaction signature, blockNumber a slot) carries none. */
 export function chainEventOf(ref: ChainLogRef): ChainEvent {
   return {
     chainDomain: ref.chainDomain,
@@ -14,6 +14,7 @@ export function chainEventOf(ref: ChainLogRef): ChainEvent {
     ...(ref.blockHash === "" ? {} : { blockHash: ref.blockHash }),
     logIndex: ref.logIndex,
     at: ref.blockTimestamp,
+    ...(ref.final === undefined ? {} : { final: ref.final }),
   };
 }
 

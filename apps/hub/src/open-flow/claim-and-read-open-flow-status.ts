@@ -4,7 +4,7 @@ import {
   isOpenFlowTemplate,
   type OpenFlowDeposit,
   type OpenFlowTemplate,
-} from "../quotes/external/open-flow-template.js";
+} from "../providers/external-aggregator/open-flow-template.js";
 import type { BridgeLogRecord, OpenFlowStore, ReleaseLogRecord } from "../store/open-flow-store.js";
 
 /** An open-flow registration's status view, with the organization it belongs to. */
@@ -24,7 +24,10 @@ const CLAIM_ATTEMPTS = 5;
 
 const ERC20_ASSET = /^eip155:[0-9]+\/erc20:(0x[0-9a-fA-F]{40})$/;
 
-function observedTransaction(chainDomain: string, log: BridgeLogRecord) {
+/** The newest final block of a chain; undefined while none is tracked (every indexed block counts final). */
+export type FinalBlockOf = (chainDomain: string) => Promise<number | undefined>;
+
+function observedTransaction(chainDomain: string, log: BridgeLogRecord, finalBlock: number | undefined) {
   return {
     chainDomain,
     txHash: log.txHash,
@@ -32,6 +35,7 @@ function observedTransaction(chainDomain: string, log: BridgeLogRecord) {
     blockHash: log.blockHash,
     logIndex: log.logIndex,
     at: new Date(log.blockTimestamp * 1000).toISOString(),
+    final: finalBlock === undefined || log.blockNumber <= finalBlock,
     amount: log.amount,
   };
 }
@@ -105,12 +109,15 @@ function releaseMismatch(template: OpenFlowTemplate, release: ReleaseLogRecord):
  * and what the reconciler recorded. The deposit is the one the registration claimed (claimed here, at
  * `at`, on the first read that finds a match: see depositOf); the release is the first on the
  * destination chain with the deposit's id, and reads mismatched when it did not pay what the quote
- * disclosed. Undefined for any id that is not an open-flow registration (openFor orders included).
+ * disclosed. `final` comes only from a release in a final block of the destination (finalBlockOf): a
+ * release that may still be reorganised away reads released or mismatched with final false.
+ * Undefined for any id that is not an open-flow registration (openFor orders included).
  */
 export async function claimAndReadOpenFlowStatus(
   store: OpenFlowStore,
   orderId: string,
   at: Date,
+  finalBlockOf: FinalBlockOf = async () => undefined,
 ): Promise<OpenFlowStatus | undefined> {
   const registration = await store.readRegistration(orderId);
   if (!registration) return undefined;
@@ -140,9 +147,12 @@ export async function claimAndReadOpenFlowStatus(
   );
   const release = deposit && (await store.findRelease(destination, deposit.depositId));
   const mismatch = release && releaseMismatch(template, release);
-  const watermarks = await store.listObservationMarks(
-    source === destination ? [source] : [source, destination],
-  );
+  const [watermarks, sourceFinal, destinationFinal] = await Promise.all([
+    store.listObservationMarks(source === destination ? [source] : [source, destination]),
+    deposit ? finalBlockOf(source) : undefined,
+    release ? finalBlockOf(destination) : undefined,
+  ]);
+  const destinationTx = release && observedTransaction(destination, release, destinationFinal);
   // A deposit indexed before the registration arrived changed nothing after createdAt.
   const createdAtMs = Date.parse(createdAt);
   const later = (observedAt: Date) => new Date(Math.max(observedAt.getTime(), createdAtMs)).toISOString();
@@ -150,7 +160,7 @@ export async function claimAndReadOpenFlowStatus(
     ? {
         ...base,
         state: mismatch ? "mismatched" : "released",
-        final: true,
+        final: destinationTx?.final === true,
         updatedAt: later(release.observedAt),
         watermarks,
       }
@@ -159,9 +169,9 @@ export async function claimAndReadOpenFlowStatus(
       : { ...base, state: "registered", final: false, updatedAt: createdAt, watermarks };
   if (deposit) {
     status.depositId = deposit.depositId;
-    status.sourceTx = observedTransaction(source, deposit);
+    status.sourceTx = observedTransaction(source, deposit, sourceFinal);
   }
-  if (release) status.destinationTx = observedTransaction(destination, release);
+  if (destinationTx) status.destinationTx = destinationTx;
   if (mismatch) status.releaseMismatch = mismatch;
   return { organization: registration.organization, status };
 }

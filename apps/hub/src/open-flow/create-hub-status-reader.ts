@@ -1,6 +1,7 @@
 import type { Clock } from "@hub/clock";
 import { HubError, type HubOrderStatus } from "@hub/contract";
 import type { SqlClient } from "@hub/store";
+import { createChainFactsStore } from "../store/chain-facts-store.js";
 import { createOpenFlowStore } from "../store/open-flow-store.js";
 import { claimAndReadOpenFlowStatus, type OpenFlowStatus } from "./claim-and-read-open-flow-status.js";
 
@@ -32,6 +33,9 @@ const notFound = () => new HubError("EIN0009", { message: "Order not found." });
  */
 export function createHubStatusReader(deps: HubStatusReaderDeps): HubStatusReader {
   const store = createOpenFlowStore(deps.sql);
+  const chainFacts = createChainFactsStore(deps.sql);
+  const finalBlockOf = async (chainDomain: string) =>
+    (await chainFacts.getWatermark(chainDomain))?.finalBlock;
   const cache = new Map<string, Cached>();
   const inFlight = new Map<string, Promise<OpenFlowStatus | undefined>>();
   let databaseReads = 0;
@@ -56,7 +60,7 @@ export function createHubStatusReader(deps: HubStatusReaderDeps): HubStatusReade
       if (!flight) {
         const startedAtMs = deps.clock.now();
         databaseReads += 1;
-        flight = claimAndReadOpenFlowStatus(store, orderId, new Date(startedAtMs))
+        flight = claimAndReadOpenFlowStatus(store, orderId, new Date(startedAtMs), finalBlockOf)
           .then((found) => {
             if (found) remember(orderId, { ...found, refreshedAtMs: startedAtMs });
             return found;

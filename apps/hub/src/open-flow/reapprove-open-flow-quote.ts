@@ -10,7 +10,7 @@ import {
   isOpenFlowTemplate,
   type OpenFlowTemplate,
   openFlowTemplateFingerprint,
-} from "../quotes/external/open-flow-template.js";
+} from "../providers/external-aggregator/open-flow-template.js";
 import type { QuoteForSubmission } from "../store/submission-store.js";
 
 /** Whether a provider is in this deployment's configuration, and enabled. */

@@ -1,14 +1,7 @@
 import { verifyPersonalSign } from "@hub/chain";
 import { HubError, OPEN_FLOW_SIGNATURE_SCHEME, type OrderCreateRequest, signatureSetOf } from "@hub/contract";
-import type { OpenFlowTemplate } from "../quotes/external/open-flow-template.js";
-
-/** The signature set a registration records: absent on an admitted unsigned registration. */
-export interface RegistrationSignature {
-  signature: `0x${string}`;
-  /** Lowercase. */
-  signer: `0x${string}`;
-  scheme: typeof OPEN_FLOW_SIGNATURE_SCHEME;
-}
+import type { OpenFlowTemplate } from "../providers/external-aggregator/open-flow-template.js";
+import type { RegistrationSignature } from "../store/open-flow-store.js";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const HEX = /^0x(?:[0-9a-fA-F]{2})+$/;

@@ -1,5 +1,5 @@
 import { Histogram, type Registry } from "prom-client";
-import { createTalliedCounter } from "../operations/tallied-counter.js";
+import { createTalliedCounter } from "../metrics/tallied-counter.js";
 import type { QuoteRejectionReason } from "./quote-rejection.js";
 
 /** Counters of quote rounds; labels carry configured provider ids and fixed reasons only. */

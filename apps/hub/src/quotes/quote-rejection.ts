@@ -14,6 +14,7 @@ export type QuoteRejectionReason =
   | "oracle"
   | "settler"
   | "deadlines"
+  | "deadline-too-far"
   | "expired"
   | "nonce"
   | "metadata"

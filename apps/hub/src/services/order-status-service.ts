@@ -7,7 +7,7 @@ import { listOrdersPage } from "../order-status/list-orders-page.js";
 import { createOrderStatusReader, type OrderStatusReader } from "../order-status/read-order-status.js";
 import { createChainFactsStore } from "../store/chain-facts-store.js";
 import { createFollowedOrderStore } from "../store/followed-order-store.js";
-import type { OifAggregatorClient } from "../upstream/oif-aggregator-client.js";
+import type { OrderReader } from "../providers/provider-kind.js";
 import type { Caller } from "./caller.js";
 
 export interface OrderStatusService {
@@ -22,7 +22,7 @@ export interface OrderStatusService {
 export interface OrderStatusServiceDeps {
   /** Without a database no order was ever recorded: every id is unknown and every list empty. */
   sql?: SqlClient;
-  upstreamOf: (providerId: string) => Pick<OifAggregatorClient, "getOrder"> | undefined;
+  upstreamOf: (providerId: string) => OrderReader | undefined;
   clock: Clock;
   logger: Pick<Logger, "debug" | "warn">;
   statusCacheMs: number;

@@ -1,7 +1,5 @@
-import type { Clock } from "@hub/clock";
 import {
   canonicalSha256,
-  HubError,
   newOpaqueId,
   type PreparedQuote,
   type PrepareQuoteRequest,
@@ -9,15 +7,15 @@ import {
   type QuoteRequest,
   type QuoteWinner,
 } from "@hub/contract";
-import type { Logger } from "pino";
-import type { QuoteAdmission } from "../limits/quote-admission.js";
-import type { CandidateSource, QuoteCandidate } from "../quotes/quote-candidate.js";
-import type { QuoteMetrics } from "../quotes/quote-metrics.js";
 import { createQuoteRound, noQuoteProvider } from "../quotes/quote-round.js";
 import { quoteTerms } from "../quotes/quote-terms.js";
 import type { QuoteRoute } from "../quotes/resolve-quote-route.js";
-import type { NewQuote, QuoteStore, StoredQuote } from "../store/quote-store.js";
 import type { Caller } from "./caller.js";
+import { prepareQuote } from "./quote-service/prepare-quote.js";
+import type { QuoteServiceDeps } from "./quote-service/quote-service-deps.js";
+import { recordQuote } from "./quote-service/record-quote.js";
+
+export type { QuoteServiceDeps } from "./quote-service/quote-service-deps.js";
 
 /** A stored winner and its JSON text, serialized once for the quotes row and the answer. */
 export interface IssuedQuote {
@@ -50,21 +48,6 @@ export interface QuoteService {
   ): Promise<PreparedQuote>;
 }
 
-export interface QuoteServiceDeps {
-  admission: QuoteAdmission;
-  /** Every provider kind (OIF, proxy lanes, external), in the order their refusals are weighed. */
-  sources: readonly CandidateSource[];
-  quoteStore: QuoteStore | undefined;
-  metrics: QuoteMetrics;
-  logger: Logger;
-  clock: Clock;
-  replicaId: string;
-  quoteDeadlineMs: number;
-  quoteLifetimeMs: number;
-}
-
-const PROVIDER_OFFER_ID = /^([A-Za-z0-9_-]{1,32})\.([A-Za-z0-9._-]{1,31})$/;
-
 /** Quote rounds behind the three quote routes, inside the in-flight admission (EIN0081 past the cap). */
 export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
   const { admission, clock, replicaId, quoteStore } = deps;
@@ -76,59 +59,12 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
     deadlineMs: deps.quoteDeadlineMs,
   });
 
-  function record(
-    winner: QuoteCandidate,
-    caller: Caller,
-    fingerprint: string,
-    preparationId: string | null,
-  ): { row: NewQuote; disclosed: QuoteWinner } {
-    const issuedAtMs = clock.now();
-    // About 30 s, never past the upstream's own validity.
-    const expiresAtMs = Math.min(issuedAtMs + deps.quoteLifetimeMs, winner.validUntilMs);
-    const identity = {
-      quoteRequestId: newOpaqueId("qr", replicaId),
-      quoteId: newOpaqueId("q", replicaId),
-      expiresAtMs,
-    };
-    const { winner: disclosed, template } = winner.disclose(identity);
-    const registrableUntilMs =
-      winner.registrableForMs === undefined ? expiresAtMs : issuedAtMs + winner.registrableForMs;
-    const row: NewQuote = {
-      quoteId: identity.quoteId,
-      quoteRequestId: identity.quoteRequestId,
-      orgId: caller.organization,
-      subject: caller.subject,
-      replicaId,
-      lane: winner.lane,
-      providerId: winner.providerId,
-      preparationId,
-      requestFingerprint: fingerprint,
-      winner: disclosed,
-      template,
-      onchainOrderId: winner.onchainOrderId ?? null,
-      issuedAt: new Date(issuedAtMs),
-      expiresAt: new Date(expiresAtMs),
-      registrableUntil: new Date(registrableUntilMs),
-    };
-    return { row, disclosed };
-  }
-
-  function replayOf(stored: StoredQuote, fingerprint: string): PreparedQuote {
-    if (stored.requestFingerprint !== fingerprint) {
-      throw new HubError("EIN0001", {
-        reference: "preparationId",
-        message: "This preparationId was used with another request body; choose a new preparationId.",
-      });
-    }
-    return stored.winner as PreparedQuote;
-  }
-
   return {
     quote(request, route, caller, signal) {
       return admission.run(async () => {
         const quotes = await round.run(route, {}, signal);
         if (!quoteStore) throw noQuoteProvider();
-        const { row, disclosed } = record(quotes[0]!, caller, canonicalSha256(request), null);
+        const { row, disclosed } = recordQuote(deps, quotes[0]!, caller, canonicalSha256(request), null);
         const winnerJson = JSON.stringify(disclosed);
         // The only round in flight: no other quote can join its statement (issue 13).
         await quoteStore.insert({ ...row, winnerJson }, admission.inFlight === 1);
@@ -149,32 +85,6 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       });
     },
 
-    prepare(request, route, caller, signal) {
-      return admission.run(async () => {
-        if (!quoteStore) throw noQuoteProvider();
-        const fingerprint = canonicalSha256(request);
-        const earlier = await quoteStore.findPrepared(
-          caller.organization,
-          caller.subject,
-          request.preparationId,
-        );
-        if (earlier) return replayOf(earlier, fingerprint);
-        const offer = PROVIDER_OFFER_ID.exec(request.provider);
-        if (!offer || !round.serves({ providerId: offer[1]! })) {
-          throw new HubError("EIN0008", {
-            message: `No viable route: provider ${request.provider} is not offered here; take one from a preview.`,
-          });
-        }
-        const quotes = await round.run(route, { providerId: offer[1]!, solverId: offer[2]! }, signal);
-        const { row, disclosed } = record(quotes[0]!, caller, fingerprint, request.preparationId);
-        const winner: PreparedQuote = { ...disclosed, preparationId: request.preparationId };
-        const stored = await quoteStore.insertPrepared({
-          ...row,
-          winner,
-          preparationId: request.preparationId,
-        });
-        return stored.inserted ? winner : replayOf(stored.quote, fingerprint);
-      });
-    },
+    prepare: (request, route, caller, signal) => prepareQuote(deps, round, request, route, caller, signal),
   };
 }

@@ -8,6 +8,11 @@ export interface ChainLogRef {
   blockTimestamp: string;
   txHash: string;
   logIndex: number;
+  /**
+   * Set on the views' copies: whether the block is final by its chain's finality rule. A fact that is
+   * not final may still be reorganised away, and no terminal state comes from it.
+   */
+  final?: boolean;
 }
 
 export interface OpenFact extends ChainLogRef {
@@ -34,8 +39,11 @@ export interface RefundedFact extends ChainLogRef {
   settler: string;
 }
 
-/** What a Solana escrow order commits to, from the hub's quote once it hashes to the order id. */
-export interface SolanaOrderTerms {
+/**
+ * What an order on a vault escrow commits to (a family whose user deposits into the escrow's vault with
+ * a memo instead of calling open), from the hub's quote once it hashes to the order id.
+ */
+export interface EscrowOrderTerms {
   /** base58. */
   user: string;
   mint: string;
@@ -47,10 +55,10 @@ export interface SolanaOrderTerms {
 }
 
 /**
- * A deposit into the Solana escrow's vault whose memo names the order (a Solana transaction: txHash is
- * its signature, blockNumber its slot, blockHash empty, logIndex the memo instruction).
+ * A deposit into a vault escrow whose memo names the order (a transaction of that family: txHash is its
+ * signature, blockNumber its slot, blockHash empty, logIndex the memo instruction).
  */
-export interface SolanaDepositFact extends ChainLogRef {
+export interface EscrowDepositFact extends ChainLogRef {
   /** The escrow settler that owns the vault (base58). */
   settler: string;
   vault: string;
@@ -59,15 +67,15 @@ export interface SolanaDepositFact extends ChainLogRef {
   mint: string;
   amount: string;
   /** Absent when the hub holds no quote whose terms hash to the order id. */
-  terms?: SolanaOrderTerms;
+  terms?: EscrowOrderTerms;
 }
 
 /** Every indexed event for one on-chain order id. */
 export interface ChainFacts {
   onchainOrderId: string;
   open?: OpenFact;
-  /** The Solana escrow's counterpart of open: releases and refunds land in finalised and refunded. */
-  solanaDeposit?: SolanaDepositFact;
+  /** A vault escrow's counterpart of open: releases and refunds land in finalised and refunded. */
+  escrowDeposit?: EscrowDepositFact;
   fills: OutputFilledFact[];
   finalised?: FinalisedFact;
   refunded?: RefundedFact;

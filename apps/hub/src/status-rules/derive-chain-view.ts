@@ -3,7 +3,7 @@ import type {
   ChainLogRef,
   FinalisedFact,
   OutputFilledFact,
-  SolanaDepositFact,
+  EscrowDepositFact,
 } from "./chain-facts.js";
 import { type ChainStatus, type ChainTrigger, nextChainStatus } from "./chain-status.js";
 import {
@@ -32,11 +32,11 @@ export interface ChainSettleView extends ChainLogRef {
 export interface ChainView {
   status: ChainStatus;
   onchainOrderId: string;
-  /** The escrow Open, or the Solana escrow deposit. */
+  /** The escrow Open, or the vault escrow's deposit. */
   open?: ChainLogRef;
-  /** The StandardOrder of an EVM escrow's Open; absent for a Solana escrow order. */
+  /** The StandardOrder of an EVM escrow's Open; absent for a vault escrow order. */
   order?: StandardOrderRecord;
-  /** The order's user on its source chain (EVM address or Solana key). */
+  /** The order's user on its source chain (an EVM address, or a key in its family's own form). */
   sponsor?: string;
   /** The OIF chain ids of the order's outputs (empty while the order's terms are unknown). */
   outputChainIds: string[];
@@ -50,10 +50,25 @@ export interface ChainView {
   settled: boolean;
 }
 
-/** chainId (decimal string) → unix seconds of the newest block the reconciler has indexed on it. */
+/**
+ * chainId (decimal string) → unix seconds of the newest final block the reconciler has indexed on it
+ * (EXPIRED is decided only from final blocks).
+ */
 export type IndexedUntil = ReadonlyMap<string, number>;
 
-function logRef(fact: ChainLogRef): ChainLogRef {
+/**
+ * chainDomain → the newest final block indexed on it. A chain absent from the map (a chain read only at
+ * its final commitment, or a watermark from before finality was tracked) has every indexed block
+ * final; no map at all: every fact is final.
+ */
+export type FinalBlocks = ReadonlyMap<string, number>;
+
+function isFinal(fact: ChainLogRef, finalBlocks: FinalBlocks | undefined): boolean {
+  const finalBlock = finalBlocks?.get(fact.chainDomain);
+  return finalBlock === undefined || fact.blockNumber <= finalBlock;
+}
+
+function logRef(fact: ChainLogRef, finalBlocks?: FinalBlocks): ChainLogRef {
   return {
     chainDomain: fact.chainDomain,
     blockNumber: fact.blockNumber,
@@ -61,6 +76,7 @@ function logRef(fact: ChainLogRef): ChainLogRef {
     blockTimestamp: fact.blockTimestamp,
     txHash: fact.txHash,
     logIndex: fact.logIndex,
+    ...(finalBlocks ? { final: isFinal(fact, finalBlocks) } : {}),
   };
 }
 
@@ -76,8 +92,8 @@ interface OrderTerms {
   sponsor: string;
 }
 
-/** A Solana deposit counts as the open only when it matches the terms the order id commits to (if known). */
-function solanaOpen(deposit: SolanaDepositFact | undefined): SolanaDepositFact | undefined {
+/** A vault deposit counts as the open only when it matches the terms the order id commits to (if known). */
+function depositOpen(deposit: EscrowDepositFact | undefined): EscrowDepositFact | undefined {
   const terms = deposit?.terms;
   if (!deposit || !terms) return deposit;
   const matches =
@@ -95,7 +111,7 @@ function termsOf(facts: ChainFacts): OrderTerms | undefined {
       sponsor: order.user,
     };
   }
-  const terms = solanaOpen(facts.solanaDeposit)?.terms;
+  const terms = depositOpen(facts.escrowDeposit)?.terms;
   if (!terms) return undefined;
   return {
     outputs: [terms.output],
@@ -105,10 +121,14 @@ function termsOf(facts: ChainFacts): OrderTerms | undefined {
   };
 }
 
-function fillView(fill: OutputFilledFact, terms: OrderTerms | undefined): ChainFillView {
+function fillView(
+  fill: OutputFilledFact,
+  terms: OrderTerms | undefined,
+  finalBlocks: FinalBlocks | undefined,
+): ChainFillView {
   const index = terms ? terms.outputs.findIndex((output) => sameMandateOutput(output, fill.output)) : -1;
   return {
-    ...logRef(fill),
+    ...logRef(fill, finalBlocks),
     solver: fill.solver,
     filledAt: isoFromUnixSeconds(fill.timestamp),
     finalAmount: fill.finalAmount,
@@ -117,8 +137,8 @@ function fillView(fill: OutputFilledFact, terms: OrderTerms | undefined): ChainF
   };
 }
 
-function settleView(fact: FinalisedFact): ChainSettleView {
-  return { ...logRef(fact), solver: fact.solver, destination: fact.destination };
+function settleView(fact: FinalisedFact, finalBlocks: FinalBlocks | undefined): ChainSettleView {
+  return { ...logRef(fact, finalBlocks), solver: fact.solver, destination: fact.destination };
 }
 
 function byChainPosition(a: ChainLogRef, b: ChainLogRef): number {
@@ -131,12 +151,16 @@ function byChainPosition(a: ChainLogRef, b: ChainLogRef): number {
  * Finalised, Refunded), so the status depends on which facts are indexed and not on the order in
  * which the reconciler happened to index its chains. Undefined means no chain object.
  */
-export function deriveChainView(facts: ChainFacts, indexedUntil: IndexedUntil): ChainView | undefined {
+export function deriveChainView(
+  facts: ChainFacts,
+  indexedUntil: IndexedUntil,
+  finalBlocks?: FinalBlocks,
+): ChainView | undefined {
   const order = facts.open?.order;
-  const deposit = order ? undefined : solanaOpen(facts.solanaDeposit);
+  const deposit = order ? undefined : depositOpen(facts.escrowDeposit);
   const open = facts.open ?? deposit;
   const terms = termsOf(facts);
-  const fills = [...facts.fills].sort(byChainPosition).map((fill) => fillView(fill, terms));
+  const fills = [...facts.fills].sort(byChainPosition).map((fill) => fillView(fill, terms, finalBlocks));
   const filledOutputs = new Set(fills.filter((fill) => fill.inTime).map((fill) => fill.outputIndex));
   // An order without outputs can never be finalised (finalise needs one solve per output, at least one).
   const outputs = terms?.outputs ?? [];
@@ -152,8 +176,10 @@ export function deriveChainView(facts: ChainFacts, indexedUntil: IndexedUntil): 
     });
     if (windowClosed) triggers.push({ kind: "fill-window-closed" });
   }
-  if (facts.finalised) triggers.push({ kind: "settle-observed" });
-  if (facts.refunded) triggers.push({ kind: "refund-observed" });
+  // Terminal states come only from final blocks: a Finalised or Refunded that may still be
+  // reorganised away is shown (marked not final) but moves nothing.
+  if (facts.finalised && isFinal(facts.finalised, finalBlocks)) triggers.push({ kind: "settle-observed" });
+  if (facts.refunded && isFinal(facts.refunded, finalBlocks)) triggers.push({ kind: "refund-observed" });
 
   let status: ChainStatus | undefined;
   for (const trigger of triggers) status = nextChainStatus(status, trigger);
@@ -167,7 +193,7 @@ export function deriveChainView(facts: ChainFacts, indexedUntil: IndexedUntil): 
     filled: outputsFilled || facts.finalised !== undefined,
     settled: status === "SETTLED",
   };
-  if (open) view.open = logRef(open);
+  if (open) view.open = logRef(open, finalBlocks);
   if (order) view.order = order;
   if (terms) {
     view.sponsor = terms.sponsor;
@@ -176,7 +202,7 @@ export function deriveChainView(facts: ChainFacts, indexedUntil: IndexedUntil): 
   } else if (deposit) {
     view.sponsor = deposit.user;
   }
-  if (facts.finalised) view.settle = settleView(facts.finalised);
-  if (facts.refunded) view.refund = logRef(facts.refunded);
+  if (facts.finalised) view.settle = settleView(facts.finalised, finalBlocks);
+  if (facts.refunded) view.refund = logRef(facts.refunded, finalBlocks);
   return view;
 }

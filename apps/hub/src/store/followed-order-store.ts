@@ -88,6 +88,32 @@ interface ListedRow {
   state: OrderListEntry["state"] | null;
 }
 
+function followedOrderOf(row: FollowedOrderRow): FollowedOrder {
+  const persisted = (
+    typeof row.view === "string" ? JSON.parse(row.view) : row.view
+  ) as PersistedUpstreamView | null;
+  const refreshedAtMs = row.refreshed_at === null ? undefined : new Date(row.refreshed_at).getTime();
+  let view: UpstreamView | undefined;
+  let lastReadAtMs: number | undefined;
+  if (persisted) {
+    const { lastReadAt, ...rest } = persisted;
+    view = rest;
+    lastReadAtMs = lastReadAt === undefined ? refreshedAtMs : Date.parse(lastReadAt);
+  }
+  return {
+    hubOrderId: row.hub_order_id,
+    quoteId: row.quote_id,
+    organization: row.org_id,
+    subject: row.subject,
+    onchainOrderId: row.onchain_order_id ?? undefined,
+    upstreamProviderId: row.upstream_provider_id,
+    upstreamOrderId: row.upstream_order_id ?? undefined,
+    view,
+    refreshedAtMs,
+    lastReadAtMs,
+  };
+}
+
 export function createFollowedOrderStore(sql: SqlExecutor): FollowedOrderStore {
   return {
     async readFollowedOrder(hubOrderId) {
@@ -100,30 +126,7 @@ export function createFollowedOrderStore(sql: SqlExecutor): FollowedOrderStore {
         [hubOrderId],
       );
       const row = rows[0];
-      if (!row) return undefined;
-      const persisted = (
-        typeof row.view === "string" ? JSON.parse(row.view) : row.view
-      ) as PersistedUpstreamView | null;
-      const refreshedAtMs = row.refreshed_at === null ? undefined : new Date(row.refreshed_at).getTime();
-      let view: UpstreamView | undefined;
-      let lastReadAtMs: number | undefined;
-      if (persisted) {
-        const { lastReadAt, ...rest } = persisted;
-        view = rest;
-        lastReadAtMs = lastReadAt === undefined ? refreshedAtMs : Date.parse(lastReadAt);
-      }
-      return {
-        hubOrderId: row.hub_order_id,
-        quoteId: row.quote_id,
-        organization: row.org_id,
-        subject: row.subject,
-        onchainOrderId: row.onchain_order_id ?? undefined,
-        upstreamProviderId: row.upstream_provider_id,
-        upstreamOrderId: row.upstream_order_id ?? undefined,
-        view,
-        refreshedAtMs,
-        lastReadAtMs,
-      };
+      return row && followedOrderOf(row);
     },
 
     async saveUpstreamView(hubOrderId, view, refreshedAtMs, lastReadAtMs) {

@@ -1,6 +1,6 @@
 import type { ReservationBook } from "@hub/admin";
 import type { SqlClient } from "@hub/store";
-import { getChainFacts } from "../reconciler/get-chain-facts.js";
+import { getChainFacts } from "../onchain-views/get-chain-facts.js";
 import { createSubmissionStore } from "../store/submission-store.js";
 import { firstUpstreamView } from "./first-upstream-view.js";
 

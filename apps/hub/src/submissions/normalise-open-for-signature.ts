@@ -1,10 +1,10 @@
 import { HubError, type Lane } from "@hub/contract";
+import { openForEnvelopeOf } from "../chains/chain-families.js";
 import { laneTable } from "../lanes/lane-table.js";
 
 const HEX_65 = /^0x[0-9a-fA-F]{130}$/;
 const PERMIT2_66 = /^0x00[0-9a-fA-F]{130}$/;
 const EIP3009_66 = /^0x01[0-9a-fA-F]{130}$/;
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 function refuse(message: string): never {
   throw new HubError("EIN0001", { reference: "signature", message });
@@ -34,13 +34,10 @@ export function normaliseOpenForSignature(lane: Lane, signature: string | undefi
       if (HEX_65.test(value)) return `0x01${value.slice(2).toLowerCase()}`;
       if (EIP3009_66.test(value)) return value.toLowerCase();
       return refuse("EIP-3009 lane: the 65-byte signature as 0x hex, or 0x01 followed by it.");
-    case "solana-envelope": {
-      const bytes = BASE64.test(value) ? Buffer.from(value, "base64") : undefined;
-      if (bytes?.length !== 97 || bytes[0] !== 0 || bytes.toString("base64") !== value)
-        refuse("Solana lane: the 97-byte envelope (0x00, signature, public key) as standard base64.");
-      return value;
-    }
-    default:
+    default: {
+      const envelope = openForEnvelopeOf(check);
+      if (envelope) return envelope.normalise(value);
       return refuse("This quote's lane takes no signature here.");
+    }
   }
 }

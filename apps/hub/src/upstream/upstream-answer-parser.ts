@@ -1,18 +1,14 @@
 import { copyOf, type FramingRules, ResponseFraming } from "@hub/http-client";
+import {
+  type AnswerHeaders,
+  checkFieldLine,
+  MAX_HEADER_BYTES,
+  parseAnswerHead,
+} from "./parse-answer-head.js";
+import { headersOverflow, lengthMismatch, parserError, socketError } from "./upstream-http-errors.js";
 
-/** An upstream's answer headers: names lower-cased, a repeated header's values in an array. */
-export type AnswerHeaders = Record<string, string | string[] | undefined>;
-
-/** A failure of the upstream HTTP client, with the code undici gives the same failure. */
-export class UpstreamHttpError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = "UpstreamHttpError";
-  }
-}
+export type { AnswerHeaders } from "./parse-answer-head.js";
+export { socketError, UpstreamHttpError } from "./upstream-http-errors.js";
 
 /** An answer whose body is over the client's bound: a malformed answer, not a transport failure. */
 export class AnswerTooLarge extends Error {
@@ -35,36 +31,11 @@ export interface ParsedAnswer {
   readonly keepAliveHintMs: number | undefined;
 }
 
-/** undici's default: the http module's maxHeaderSize, counted over header names and values. */
-const MAX_HEADER_BYTES = 16 * 1024;
 /** Bytes of a head (status line, header lines, line ends) held while waiting for its end. */
 const MAX_RAW_HEAD_BYTES = 4 * MAX_HEADER_BYTES + 8 * 1024;
 const MAX_CHUNK_LINE_BYTES = 4 * 1024;
-const STATUS_LINE = /^HTTP\/(\d)\.(\d) (\d{3})(?: .*)?$/;
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const FIELD_VALUE = /^[\t\u0020-\u007e\u0080-\u00ff]*$/;
 const CHUNK_SIZE = /^([0-9a-fA-F]{1,13})(?:;[\t\u0020-\u007e\u0080-\u00ff]*)?$/;
 const KEEP_ALIVE_TIMEOUT = /timeout=(\d+)/;
-
-/** undici's HTTPParserError: its message names llhttp's reason, and it carries no code. */
-function parserError(reason: string): Error {
-  const error = new Error(`Response does not match the HTTP/1.1 protocol (${reason})`);
-  error.name = "HTTPParserError";
-  return error;
-}
-
-/** undici reports any parse failure of an answer that had a Content-Length as a length mismatch. */
-function lengthMismatch(): UpstreamHttpError {
-  return new UpstreamHttpError(
-    "UND_ERR_RES_CONTENT_LENGTH_MISMATCH",
-    "Response body length does not match content-length header",
-  );
-}
-
-/** Socket errors as undici names them (`UND_ERR_SOCKET`). */
-export function socketError(message: string): UpstreamHttpError {
-  return new UpstreamHttpError("UND_ERR_SOCKET", message);
-}
 
 /** undici's framing rules: llhttp's strict head and chunk checks, with undici's errors. */
 const UNDICI_RULES: FramingRules = {
@@ -174,74 +145,18 @@ export class UpstreamAnswerParser extends ResponseFraming<ParsedAnswer> {
     };
   }
 
-  protected readHead(head: string): void {
-    let lineEnd = head.indexOf("\r\n");
-    if (lineEnd === -1) lineEnd = head.length;
-    const statusLine = head.slice(0, lineEnd);
-    const status = STATUS_LINE.exec(statusLine);
-    if (status === null) {
-      if (!statusLine.startsWith("HTTP/")) throw parserError("Expected HTTP/, RTSP/ or ICE/");
-      if (statusLine.includes("\n")) throw parserError("Missing expected CR after response line");
-      throw parserError("Invalid response status");
-    }
-    const code = Number(status[3]);
-    if (code < 100) throw parserError("Invalid response status");
-    const headers: AnswerHeaders = {};
-    const rawHeaders: string[] = [];
-    let headerBytes = 0;
-    let connection = "";
-    let keepAliveValue = "";
-    let contentLength: string | undefined;
-    let transferEncoding: string | undefined;
-    let start = lineEnd + 2;
-    while (start < head.length) {
-      let end = head.indexOf("\r\n", start);
-      if (end === -1) end = head.length;
-      const line = head.slice(start, end);
-      start = end + 2;
-      const colon = checkFieldLine(line);
-      const name = line.slice(0, colon).toLowerCase();
-      // llhttp drops the whitespace before a value, not after it, and undici keeps what it gives.
-      const value = line.slice(colon + 1).replace(/^[ \t]+/, "");
-      headerBytes += colon + value.length;
-      if (headerBytes >= MAX_HEADER_BYTES) throw headersOverflow();
-      rawHeaders.push(line.slice(0, colon), value);
-      if (name === "connection") connection += value;
-      else if (name === "keep-alive") keepAliveValue += value;
-      else if (name === "content-length") {
-        // Any of these is llhttp's error, which undici reports as a length mismatch.
-        if (contentLength !== undefined || !/^\d{1,15}[ \t]*$/.test(value)) throw lengthMismatch();
-        contentLength = value;
-      } else if (name === "transfer-encoding") {
-        transferEncoding = transferEncoding === undefined ? value : `${transferEncoding}, ${value}`;
-      }
-      const existing = Object.hasOwn(headers, name) ? headers[name] : undefined;
-      if (existing === undefined) {
-        if (name === "__proto__") {
-          Object.defineProperty(headers, name, {
-            value,
-            enumerable: true,
-            configurable: true,
-            writable: true,
-          });
-        } else headers[name] = value;
-      } else if (typeof existing === "string") headers[name] = [existing, value];
-      else existing.push(value);
-    }
-    if (contentLength !== undefined && transferEncoding !== undefined) throw lengthMismatch();
-    if (code === 100) throw socketError("bad response");
-    if (code === 101) throw socketError("bad upgrade");
+  protected readHead(text: string): void {
+    const head = parseAnswerHead(text);
     // Another informational answer (102, 103) is not the answer; the real one follows.
-    if (code < 200) return;
+    if (head === undefined) return;
+    const { statusCode: code, contentLength, transferEncoding } = head;
     this.statusCode = code;
-    this.headers = headers;
-    this.rawHeaders = rawHeaders;
-    const tokens = connection.toLowerCase();
-    this.keepAlive =
-      status[1] !== "0" && status[2] !== "0"
-        ? !/(?:^|,)\s*close\s*(?:,|$)/.test(tokens)
-        : /(?:^|,)\s*keep-alive\s*(?:,|$)/.test(tokens);
-    const hint = KEEP_ALIVE_TIMEOUT.exec(keepAliveValue);
+    this.headers = head.headers;
+    this.rawHeaders = head.rawHeaders;
+    this.keepAlive = head.persistsByDefault
+      ? !/(?:^|,)\s*close\s*(?:,|$)/.test(head.connection)
+      : /(?:^|,)\s*keep-alive\s*(?:,|$)/.test(head.connection);
+    const hint = KEEP_ALIVE_TIMEOUT.exec(head.keepAliveValue);
     if (hint !== null) this.keepAliveHintMs = Number.parseInt(hint[1]!, 10) * 1000;
     if (code === 204 || code === 304) {
       // No body; undici still holds a non-zero Content-Length against the none it read.
@@ -266,25 +181,6 @@ export class UpstreamAnswerParser extends ResponseFraming<ParsedAnswer> {
     this.remaining = Number(contentLength);
     this.stage = this.remaining === 0 ? "done" : "length";
   }
-}
-
-function headersOverflow(): UpstreamHttpError {
-  return new UpstreamHttpError("UND_ERR_HEADERS_OVERFLOW", "Headers Overflow Error");
-}
-
-/** Checks a header or trailer line (`name: value`, no folding) and returns its colon's index. */
-function checkFieldLine(line: string): number {
-  if (line.charCodeAt(0) === 32 || line.charCodeAt(0) === 9) {
-    throw parserError("Unexpected whitespace after header value");
-  }
-  const colon = line.indexOf(":");
-  if (colon <= 0 || !TOKEN.test(line.slice(0, colon))) {
-    throw parserError("Invalid header token");
-  }
-  if (!FIELD_VALUE.test(line.slice(colon + 1))) {
-    throw parserError("Invalid header value char");
-  }
-  return colon;
 }
 
 /** A head still arriving may not end its lines with a bare LF (llhttp's strict mode). */

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from "@hub/store";
-import type { SolanaQuoteBlock } from "../../src/quotes/quote-template.js";
+import type { SolanaQuoteBlock } from "../../src/quotes/solana-quote-template.js";
 
 /** The quotes table's rows of one quote id, every column as the driver returns it. */
 export function readQuoteRows<Row extends object = Record<string, unknown>>(
