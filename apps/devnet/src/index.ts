@@ -7,3 +7,5 @@ export * from "./oif-dialect.js";
 export * from "./relayer/index.js";
 export * from "./write-devnet-files.js";
 export * from "./solana/index.js";
+export { devnetFinalityDepth, devnetIdleBlockMs } from "@hub/chain";
+export * from "./rpc-proxy/index.js";

@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import { devnetIdleBlockMs } from "@hub/chain";
 import { pino } from "pino";
 import { z } from "zod";
 import { createDevnet } from "./create-devnet.js";
@@ -10,6 +11,11 @@ const envSchema = z.object({
     .regex(/^\d+(,\d+)*$/, "comma-separated ports")
     .transform((value) => value.split(",").map(Number))
     .default([8545, 8546]),
+  DEVNET_RPC_FAULT_PORTS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, "comma-separated ports")
+    .transform((value) => value.split(",").map(Number))
+    .default([8645, 8646]),
   DEVNET_SOLANA_RPC_PORT: z.coerce.number().int().min(0).max(65535).default(8899),
   DEVNET_COMMITTEE_DELAY_MS: z.coerce.number().int().min(0).default(2000),
   DEVNET_BLOCK_TIME_SECONDS: z.coerce.number().int().positive().optional(),
@@ -49,8 +55,11 @@ try {
   devnet = await createDevnet({
     port: env.DEVNET_PORT,
     rpcPorts: env.DEVNET_RPC_PORTS,
+    rpcFaultPorts: env.DEVNET_RPC_FAULT_PORTS,
     solanaRpcPort: env.DEVNET_SOLANA_RPC_PORT,
     committeeDelayMs: env.DEVNET_COMMITTEE_DELAY_MS,
+    // The catalog it writes makes a block final at devnetFinalityDepth: blocks keep coming while idle.
+    idleBlockMs: devnetIdleBlockMs,
     ...(env.DEVNET_BLOCK_TIME_SECONDS !== undefined
       ? { blockTimeSeconds: env.DEVNET_BLOCK_TIME_SECONDS }
       : {}),
@@ -75,6 +84,10 @@ console.log(`OIF aggregator    ${devnet.url}/aggregator (the reference aggregato
 console.log(`external quotes   ${devnet.url}/external/quote`);
 for (const chain of devnet.manifest.chains)
   console.log(`chain ${chain.chainDomain.padEnd(13)}${chain.rpcUrl}`);
+for (const { chainId, rpcUrl } of devnet.faultRpcUrls)
+  console.log(
+    `${`faulty eip155:${chainId}`.padEnd(18)}${rpcUrl} (RPC faults: POST /control/chains/${chainId}/rpc-faults)`,
+  );
 console.log(`chain ${devnet.solana.manifest.chainDomain} ${devnet.solana.manifest.rpcUrl}`);
 console.log(`manifest          ${devnet.files.manifestFile}`);
 console.log(`catalog           ${devnet.files.catalogFile}`);

@@ -22,6 +22,7 @@ function startMain(dataDir: string): RunningMain {
       ...process.env,
       DEVNET_PORT: "0",
       DEVNET_RPC_PORTS: "0,0",
+      DEVNET_RPC_FAULT_PORTS: "0,0",
       DEVNET_SOLANA_RPC_PORT: "0",
       HUB_DATA_DIR: dataDir,
       LOG_LEVEL: "warn",

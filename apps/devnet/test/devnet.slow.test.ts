@@ -144,6 +144,7 @@ describe("devnet process", () => {
     assert.deepEqual((await devnet.call("GET", "/control/faults")).body, {
       solvers: { alpha: {}, beta: {} },
       aggregator: {},
+      rpc: Object.fromEntries(devnet.manifest.chains.map((chain) => [chain.chainId, {}])),
     });
   });
 

@@ -24,9 +24,9 @@ export function encodeInteropAddress(chainId: number, address: string): `0x${str
 export function decodeInteropAddress(value: string): InteropAddress | undefined {
   const hex = value.toLowerCase();
   const match = /^0x0001(0000)([0-9a-f]{2})([0-9a-f]*)$/.exec(hex);
-  if (!match) return undefined;
-  const referenceLength = Number.parseInt(match[2]!, 16);
-  const rest = match[3]!;
+  const [, , lengthHex, rest] = match ?? [];
+  if (lengthHex === undefined || rest === undefined) return undefined;
+  const referenceLength = Number.parseInt(lengthHex, 16);
   if (referenceLength < 1 || referenceLength > 8) return undefined;
   const reference = rest.slice(0, referenceLength * 2);
   if (reference.startsWith("00")) return undefined;

@@ -1,4 +1,10 @@
-import { type DevnetChain, type DevnetManifest, type DevnetSolanaChain, solanaOifChainId } from "@hub/chain";
+import {
+  type DevnetChain,
+  type DevnetManifest,
+  type DevnetSolanaChain,
+  devnetFinalityDepth,
+  solanaOifChainId,
+} from "@hub/chain";
 import type { Catalog, CatalogChain, CatalogSolanaChain } from "@hub/contract";
 
 function erc20Key(chainId: number, address: string): string {
@@ -23,6 +29,7 @@ function catalogChain(chain: DevnetChain, index: number): CatalogChain {
     inputOracle: lower(contracts.committeeOracle),
     permit2: lower(contracts.permit2),
     deployBlock: chain.deployBlock,
+    finality: { depth: devnetFinalityDepth },
     assets: [
       {
         key: erc20Key(chainId, contracts.usdc),
@@ -71,6 +78,8 @@ function solanaCatalogChain(solana: DevnetSolanaChain): CatalogSolanaChain {
     nativeKey: `solana:${reference}/slip44:501`,
     escrow: { settler: solana.escrow.settler.address, vaults: solana.escrow.vaults },
     outputSettler: solana.escrow.settler.address,
+    // The stand-in confirms a transaction as it lands: its lanes stay fast.
+    commitment: "confirmed",
     assets: solana.tokens.map(({ assetKey, symbol, decimals, mint }) => ({
       key: assetKey,
       symbol,

@@ -1,199 +1,12 @@
-import {
-  bridgeAbi,
-  committeeOracleAbi,
-  contractBytecodes,
-  type DevnetAccount,
-  type DevnetChain,
-  type DevnetChainContracts,
-  devnetErc20Abi,
-  devnetUsdcAbi,
-  installPermit2,
-  PERMIT2_ADDRESS,
-  swapRouterAbi,
-  userProxyAbi,
-  wrappedNativeAbi,
-} from "@hub/chain";
-import {
-  type Address,
-  createTestClient,
-  encodeDeployData,
-  encodeFunctionData,
-  getContractAddress,
-  type Hex,
-  http,
-  maxUint256,
-  numberToHex,
-  parseEther,
-  parseUnits,
-} from "viem";
+import { type DevnetChain, type DevnetChainContracts, installPermit2 } from "@hub/chain";
+import { type Address, createTestClient, type Hex, http, numberToHex } from "viem";
 import type { DevnetAccounts } from "./devnet-accounts.js";
 import { jsonRpcBatch } from "./json-rpc-batch.js";
-
-/** Balances the devnet hands out on every chain (base units). */
-export const devnetFunding = {
-  user: {
-    usdc: parseUnits("1000000", 6),
-    token: parseEther("1000000"),
-    undeclaredToken: parseEther("1000000"),
-  },
-  solver: {
-    usdc: parseUnits("10000000", 6),
-    token: parseEther("10000000"),
-    wrappedNative: parseEther("1000"),
-  },
-  bridge: { usdc: parseUnits("10000000", 6), token: parseEther("10000000"), native: parseEther("1000") },
-  swapRouterUsdc: parseUnits("10000000", 6),
-} as const;
-
-/** SwapRouter pool rate: 1 undeclared token (18 decimals) buys 1 USDC (6 decimals). */
-export const devnetSwapRate = { numerator: 10n ** 6n, denominator: 10n ** 18n } as const;
-
-export const devnetCommitteeThreshold = 2;
-
-export interface PlannedTransaction {
-  from: DevnetAccount;
-  to?: Address;
-  data: Hex;
-  value?: bigint;
-  gas: bigint;
-  label: string;
-}
-
-const deployOrder = [
-  "usdc",
-  "token",
-  "wrappedNative",
-  "undeclaredToken",
-  "committeeOracle",
-  "inputSettlerEscrow",
-  "outputSettler",
-  "swapRouter",
-  "userProxy",
-  "bridge",
-] as const satisfies readonly Exclude<keyof DevnetChainContracts, "permit2">[];
-
-/** Addresses the deployer's fixed deploy order gives on any fresh chain. */
-export function devnetContractAddresses(deployer: Address): DevnetChainContracts {
-  const entries = deployOrder.map((name, nonce) => [
-    name,
-    getContractAddress({ from: deployer, nonce: BigInt(nonce) }),
-  ]);
-  return { permit2: PERMIT2_ADDRESS, ...Object.fromEntries(entries) } as DevnetChainContracts;
-}
-
-/** What a deployment sends, in order: the contracts' deploys, then the funding calls. */
-export interface DevnetDeploymentPlan {
-  contracts: DevnetChainContracts;
-  deploys: PlannedTransaction[];
-  funding: PlannedTransaction[];
-}
-
-/** The devnet's deployment, the same on every chain: it depends on the accounts and the bytecode alone. */
-export function planDevnetDeployment(accounts: DevnetAccounts): DevnetDeploymentPlan {
-  const { deployer, relayer, committee, solvers, users } = accounts;
-  const contracts = devnetContractAddresses(deployer.address);
-
-  const constructorArgs: Record<(typeof deployOrder)[number], Hex> = {
-    usdc: contractBytecodes.devnetUsdc,
-    token: encodeDeployData({
-      abi: devnetErc20Abi,
-      bytecode: contractBytecodes.devnetErc20,
-      args: ["Devnet Token", "TKN", 18],
-    }),
-    wrappedNative: contractBytecodes.wrappedNative,
-    undeclaredToken: encodeDeployData({
-      abi: devnetErc20Abi,
-      bytecode: contractBytecodes.devnetErc20,
-      args: ["Undeclared Token", "UND", 18],
-    }),
-    committeeOracle: encodeDeployData({
-      abi: committeeOracleAbi,
-      bytecode: contractBytecodes.committeeOracle,
-      args: [committee.map((member) => member.address), BigInt(devnetCommitteeThreshold)],
-    }),
-    inputSettlerEscrow: contractBytecodes.inputSettlerEscrow,
-    outputSettler: contractBytecodes.outputSettler,
-    swapRouter: encodeDeployData({
-      abi: swapRouterAbi,
-      bytecode: contractBytecodes.swapRouter,
-      args: [contracts.undeclaredToken, contracts.usdc, devnetSwapRate.numerator, devnetSwapRate.denominator],
-    }),
-    userProxy: encodeDeployData({
-      abi: userProxyAbi,
-      bytecode: contractBytecodes.userProxy,
-      args: [contracts.inputSettlerEscrow, contracts.wrappedNative, contracts.swapRouter],
-    }),
-    bridge: encodeDeployData({ abi: bridgeAbi, bytecode: contractBytecodes.bridge, args: [relayer.address] }),
-  };
-  const deploys: PlannedTransaction[] = deployOrder.map((name) => ({
-    from: deployer,
-    data: constructorArgs[name],
-    gas: 8_000_000n,
-    label: `deploy ${name}`,
-  }));
-
-  const mint = (token: Address, to: Address, amount: bigint, label: string): PlannedTransaction => ({
-    from: deployer,
-    to: token,
-    data: encodeFunctionData({ abi: devnetErc20Abi, functionName: "mint", args: [to, amount] }),
-    gas: 200_000n,
-    label,
-  });
-  const funding: PlannedTransaction[] = [];
-  for (const user of users) {
-    funding.push(mint(contracts.usdc, user.address, devnetFunding.user.usdc, "mint usdc to user"));
-    funding.push(mint(contracts.token, user.address, devnetFunding.user.token, "mint token to user"));
-    funding.push(
-      mint(
-        contracts.undeclaredToken,
-        user.address,
-        devnetFunding.user.undeclaredToken,
-        "mint undeclared to user",
-      ),
-    );
-  }
-  for (const solver of solvers) {
-    funding.push(mint(contracts.usdc, solver.address, devnetFunding.solver.usdc, "mint usdc to solver"));
-    funding.push(mint(contracts.token, solver.address, devnetFunding.solver.token, "mint token to solver"));
-  }
-  funding.push(mint(contracts.usdc, contracts.swapRouter, devnetFunding.swapRouterUsdc, "fund swap pool"));
-  funding.push(mint(contracts.usdc, contracts.bridge, devnetFunding.bridge.usdc, "fund bridge usdc"));
-  funding.push(mint(contracts.token, contracts.bridge, devnetFunding.bridge.token, "fund bridge token"));
-  funding.push({
-    from: deployer,
-    to: contracts.bridge,
-    data: "0x",
-    value: devnetFunding.bridge.native,
-    gas: 100_000n,
-    label: "fund bridge native",
-  });
-  // Solvers wrap native liquidity and approve the output settler once, so fills need no set-up.
-  for (const solver of solvers) {
-    funding.push({
-      from: solver,
-      to: contracts.wrappedNative,
-      data: encodeFunctionData({ abi: wrappedNativeAbi, functionName: "deposit" }),
-      value: devnetFunding.solver.wrappedNative,
-      gas: 100_000n,
-      label: "solver wraps native",
-    });
-    for (const token of [contracts.usdc, contracts.token, contracts.wrappedNative]) {
-      funding.push({
-        from: solver,
-        to: token,
-        data: encodeFunctionData({
-          abi: devnetUsdcAbi,
-          functionName: "approve",
-          args: [contracts.outputSettler, maxUint256],
-        }),
-        gas: 100_000n,
-        label: "solver approves output settler",
-      });
-    }
-  }
-
-  return { contracts, deploys, funding };
-}
+import {
+  type DevnetDeploymentPlan,
+  type PlannedTransaction,
+  planDevnetDeployment,
+} from "./plan-devnet-deployment.js";
 
 /**
  * Deploys every devnet contract on a fresh anvil chain in a fixed order (so addresses are the same on
@@ -226,12 +39,14 @@ export async function deployDevnetChain(params: {
   await sendAll(rpcUrl, chainId, funding, nonces);
   await jsonRpcBatch(rpcUrl, [{ method: "evm_setAutomine", params: [true] }]);
   await checkDevnetContracts(rpcUrl, chainId, contracts);
+  const [firstReceipt] = deployReceipts;
+  if (firstReceipt === undefined) throw new Error(`devnet chain ${chainId}: no deployment was mined`);
   return {
     chainDomain: `eip155:${chainId}`,
     chainId,
     rpcUrl,
     contracts,
-    deployBlock: Number(deployReceipts[0]!.blockNumber),
+    deployBlock: Number(firstReceipt.blockNumber),
   };
 }
 
@@ -294,12 +109,12 @@ async function sendAll(
       rpcUrl,
       pending.map((i) => ({ method: "eth_getTransactionReceipt", params: [hashes[i]] })),
     )) as (Receipt | null)[];
-    answers.forEach((answer, k) => {
-      receipts[pending[k]!] = answer;
+    pending.forEach((i, k) => {
+      receipts[i] = answers[k] ?? null;
     });
   }
-  const failed = receipts.flatMap((receipt, i) =>
-    receipt!.status === "0x1" ? [] : [transactions[i]!.label],
+  const failed = transactions.flatMap((transaction, i) =>
+    receipts[i]?.status === "0x1" ? [] : [transaction.label],
   );
   if (failed.length > 0) throw new Error(`devnet chain ${chainId}: reverted: ${failed.join(", ")}`);
   return receipts as Receipt[];

@@ -99,7 +99,9 @@ export function deriveDevnetAccounts(mnemonic: string = DEVNET_MNEMONIC): Devnet
   const base = HDKey.fromMasterSeed(seed).derive("m/44'/60'/0'/0");
   const all: DevnetAccount[] = [];
   for (let i = 0; i < devnetAccountCount; i++) {
-    const privateKey = toHex(base.deriveChild(i).privateKey!);
+    const key = base.deriveChild(i).privateKey;
+    if (key === null) throw new Error(`devnet account ${i} derives no private key`);
+    const privateKey = toHex(key);
     all.push({ address: privateKeyToAccount(privateKey).address, privateKey });
   }
   return layoutAccounts(all);
@@ -108,9 +110,12 @@ export function deriveDevnetAccounts(mnemonic: string = DEVNET_MNEMONIC): Devnet
 function layoutAccounts(all: DevnetAccount[]): DevnetAccounts {
   const solversFrom = 2 + devnetAccountLayout.committee;
   const usersFrom = solversFrom + devnetAccountLayout.solvers;
+  const [deployer, relayer] = all;
+  if (deployer === undefined || relayer === undefined)
+    throw new Error("the devnet derives fewer than two accounts");
   return {
-    deployer: all[0]!,
-    relayer: all[1]!,
+    deployer,
+    relayer,
     committee: all.slice(2, solversFrom),
     solvers: all.slice(solversFrom, usersFrom),
     users: all.slice(usersFrom),

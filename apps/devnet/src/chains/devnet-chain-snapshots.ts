@@ -15,8 +15,8 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { anvilVersion, permit2RuntimeBytecode } from "@hub/chain";
 import type { Hex } from "viem";
-import type { DevnetDeploymentPlan } from "./deploy-devnet-chain.js";
 import { jsonRpcBatch } from "./json-rpc-batch.js";
+import type { DevnetDeploymentPlan } from "./plan-devnet-deployment.js";
 
 /** A chain's state right after the devnet's deployment, as anvil dumps it, and where its deployment began. */
 export interface DevnetChainSnapshot {
@@ -43,7 +43,10 @@ export function devnetChainSnapshotKey(
   chain: { chainId: number; mnemonic: string; accountCount: number },
   plan: DevnetDeploymentPlan,
 ): string {
-  const deployScript = readFileSync(new URL("./deploy-devnet-chain.ts", import.meta.url), "utf8");
+  const deployScript = readFileSync(
+    new URL("../../src/chains/deploy-devnet-chain.ts", import.meta.url),
+    "utf8",
+  );
   const transactions = [...plan.deploys, ...plan.funding].map((tx) => ({
     from: tx.from.address,
     to: tx.to ?? null,
@@ -110,11 +113,12 @@ export async function saveDevnetChainSnapshot(
   const dir = join(cache, name);
   if (existsSync(dir)) return;
   const [dump] = (await jsonRpcBatch(rpcUrl, [{ method: "anvil_dumpState", params: [] }])) as Hex[];
+  if (dump === undefined) throw new Error(`devnet chain ${chainId}: anvil_dumpState answered nothing`);
   mkdirSync(cache, { recursive: true, mode: 0o700 });
   const building = join(cache, `${name}.building-${process.pid}-${randomBytes(4).toString("hex")}`);
   try {
     mkdirSync(building, { mode: 0o700 });
-    writeFileSync(join(building, "state.json"), gunzipSync(Buffer.from(dump!.slice(2), "hex")), {
+    writeFileSync(join(building, "state.json"), gunzipSync(Buffer.from(dump.slice(2), "hex")), {
       mode: 0o600,
     });
     writeFileSync(join(building, "chain.json"), JSON.stringify({ deployBlock }), { mode: 0o600 });

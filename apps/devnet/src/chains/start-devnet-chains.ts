@@ -1,11 +1,5 @@
 import { type DevnetChain, type DevnetManifest, type RunningAnvil, startAnvil } from "@hub/chain";
-import {
-  checkDevnetContracts,
-  type DevnetDeploymentPlan,
-  deployDevnetChain,
-  devnetCommitteeThreshold,
-  planDevnetDeployment,
-} from "./deploy-devnet-chain.js";
+import { checkDevnetContracts, deployDevnetChain } from "./deploy-devnet-chain.js";
 import {
   DEVNET_MNEMONIC,
   type DevnetAccounts,
@@ -20,6 +14,11 @@ import {
   saveDevnetChainSnapshot,
 } from "./devnet-chain-snapshots.js";
 import { jsonRpcBatch } from "./json-rpc-batch.js";
+import {
+  type DevnetDeploymentPlan,
+  devnetCommitteeThreshold,
+  planDevnetDeployment,
+} from "./plan-devnet-deployment.js";
 
 export interface StartDevnetChainsOptions {
   /** One port per chain; 0 or absent picks a free port. */

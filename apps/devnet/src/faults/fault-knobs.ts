@@ -22,6 +22,21 @@ export const solverFaultKnobsSchema = z
     reportOnce: z.enum(["backwards", "unknown"]),
     /** The solver stops at this stage and reports `{"failed":[stage, message]}`. */
     failAt: z.enum(failStages),
+    /**
+     * The solver's EVM quotes carry a fillDeadline this many seconds past the chains' time instead of
+     * its own 300 (an upstream quoting far deadlines; the hub refuses past its bound).
+     */
+    fillDeadlineSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(10 * 365 * 86_400),
+    /** The same for `expires` (600 without it, and never before the fillDeadline). */
+    expiresSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(10 * 365 * 86_400),
   })
   .partial()
   .strict();

@@ -5,6 +5,8 @@ export interface FaultControlRoutesOptions {
   /** Where the control routes live; `/control` by default. */
   prefix?: string;
   faults: FaultKnobs;
+  /** The chains' RPC fault knobs, read and cleared with the others. */
+  rpc?: { all(): Record<string, unknown>; clear(): void };
 }
 
 function refuse(reply: FastifyReply, status: number, error: string, message: string) {
@@ -19,10 +21,12 @@ export function registerFaultControlRoutes(app: FastifyInstance, options: FaultC
       scope.get("/faults", async () => ({
         solvers: Object.fromEntries(faults.solverIds.map((id) => [id, faults.get(id)])),
         aggregator: faults.getAggregator(),
+        ...(options.rpc ? { rpc: options.rpc.all() } : {}),
       }));
       scope.delete("/faults", async () => {
         faults.reset();
-        return { solvers: {}, aggregator: {} };
+        options.rpc?.clear();
+        return { solvers: {}, aggregator: {}, ...(options.rpc ? { rpc: {} } : {}) };
       });
 
       scope.get<{ Params: { solverId: string } }>("/solvers/:solverId/faults", async (request, reply) => {

@@ -27,8 +27,8 @@ export function solanaTransactionFee(tx: WireTransaction): bigint {
   let limit: bigint | undefined;
   let defaultLimit = 0n;
   for (const instruction of tx.instructions) {
-    const program = tx.accountKeys[instruction.programIdIndex]!;
-    defaultLimit += builtinPrograms.has(program) ? 3_000n : 200_000n;
+    const program = tx.accountKeys[instruction.programIdIndex];
+    defaultLimit += program !== undefined && builtinPrograms.has(program) ? 3_000n : 200_000n;
     if (program !== computeBudgetProgram) continue;
     const view = new DataView(
       instruction.data.buffer,

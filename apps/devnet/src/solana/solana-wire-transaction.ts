@@ -32,8 +32,10 @@ class Reader {
   offset = 0;
   constructor(readonly bytes: Uint8Array) {}
   byte(): number {
-    if (this.offset >= this.bytes.length) throw invalidParams("invalid transaction: unexpected end of data");
-    return this.bytes[this.offset++]!;
+    const byte = this.bytes[this.offset];
+    if (byte === undefined) throw invalidParams("invalid transaction: unexpected end of data");
+    this.offset += 1;
+    return byte;
   }
   take(length: number): Uint8Array {
     if (this.offset + length > this.bytes.length)

@@ -1,21 +1,22 @@
 import type { DevnetChain, DevnetSolanaAccount, DevnetSolanaChain } from "@hub/chain";
 import type { Clock } from "@hub/clock";
-import { type Address, createNoopSigner, none, some } from "@solana/kit";
+import { type Address, createNoopSigner } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
-import {
-  AccountState,
-  findAssociatedTokenPda,
-  getMintEncoder,
-  getTokenEncoder,
-  TOKEN_PROGRAM_ADDRESS,
-} from "@solana-program/token";
 import type { Logger } from "pino";
 import { createPollLoop } from "../create-poll-loop.js";
-import { createSolanaChain, type SolanaChain } from "./solana-chain.js";
-import { createSolanaEscrow, type SolanaEscrow } from "./solana-escrow.js";
-import { devnetSolanaKeypair, type SolanaKeypair } from "./solana-keypair.js";
 import { sendDevnetTransaction } from "./send-devnet-transaction.js";
+import { createSolanaChain, type SolanaChain } from "./solana-chain.js";
+import {
+  type SolanaDevnetKeys,
+  solanaDevnetKeys,
+  usdcDecimals,
+  writeSolanaDevnetGenesis,
+} from "./solana-devnet-genesis.js";
+import { createSolanaEscrow, type SolanaEscrow } from "./solana-escrow.js";
+import type { SolanaKeypair } from "./solana-keypair.js";
 import { startSolanaRpcServer } from "./start-solana-rpc-server.js";
+
+export { solanaDevnetFunding, solanaDevnetLayout } from "./solana-devnet-genesis.js";
 
 export interface SolanaDevnet {
   manifest: DevnetSolanaChain;
@@ -24,19 +25,8 @@ export interface SolanaDevnet {
   stop(): Promise<void>;
 }
 
-const lamportsPerSol = 1_000_000_000n;
-const systemProgramAddress = "11111111111111111111111111111111" as Address;
 /** Bump when the genesis state changes incompatibly: it names the genesis hash, hence the chain domain. */
 const genesisLabel = "devnet genesis 1";
-
-export const solanaDevnetLayout = { users: 8, solvers: 2 } as const;
-export const solanaDevnetFunding = {
-  user: { sol: 100n * lamportsPerSol, usdc: 1_000_000n * 10n ** 6n },
-  solver: { sol: 1000n * lamportsPerSol, usdc: 10_000_000n * 10n ** 6n },
-  settler: { sol: 100n * lamportsPerSol },
-  faucet: { sol: 500_000_000n * lamportsPerSol },
-} as const;
-const usdcDecimals = 6;
 
 function exported(keypair: SolanaKeypair): DevnetSolanaAccount {
   return { address: keypair.address, secretKey: keypair.secretKey };
@@ -57,76 +47,9 @@ export async function startSolanaDevnet(config: {
   logger: Logger;
 }): Promise<SolanaDevnet> {
   const chain = createSolanaChain({ clock: config.clock, genesisLabel });
-  const faucet = devnetSolanaKeypair("faucet");
-  const settler = devnetSolanaKeypair("escrow settler");
-  const mintAuthority = devnetSolanaKeypair("usdc mint authority");
-  const usdcMint = devnetSolanaKeypair("usdc mint").address;
-  const users = Array.from({ length: solanaDevnetLayout.users }, (_, i) => devnetSolanaKeypair(`user ${i}`));
-  const solvers = Array.from({ length: solanaDevnetLayout.solvers }, (_, i) =>
-    devnetSolanaKeypair(`solver ${i}`),
-  );
-
-  const fundSol = (owner: Address, lamports: bigint) =>
-    chain.setGenesisAccount({
-      address: owner,
-      lamports,
-      owner: systemProgramAddress,
-      data: new Uint8Array(),
-    });
-  const tokenAccountRent = chain.minimumBalanceForRentExemption(165);
-  async function fundUsdc(owner: Address, amount: bigint): Promise<Address> {
-    const [ata] = await findAssociatedTokenPda({
-      owner,
-      mint: usdcMint,
-      tokenProgram: TOKEN_PROGRAM_ADDRESS,
-    });
-    chain.setGenesisAccount({
-      address: ata,
-      lamports: tokenAccountRent,
-      owner: TOKEN_PROGRAM_ADDRESS,
-      data: Uint8Array.from(
-        getTokenEncoder().encode({
-          mint: usdcMint,
-          owner,
-          amount,
-          delegate: none(),
-          state: AccountState.Initialized,
-          isNative: none(),
-          delegatedAmount: 0n,
-          closeAuthority: none(),
-        }),
-      ),
-    });
-    return ata;
-  }
-
-  fundSol(faucet.address, solanaDevnetFunding.faucet.sol);
-  fundSol(settler.address, solanaDevnetFunding.settler.sol);
-  for (const user of users) fundSol(user.address, solanaDevnetFunding.user.sol);
-  for (const solver of solvers) fundSol(solver.address, solanaDevnetFunding.solver.sol);
-  const balances: [Address, bigint][] = [
-    ...users.map((user): [Address, bigint] => [user.address, solanaDevnetFunding.user.usdc]),
-    ...solvers.map((solver): [Address, bigint] => [solver.address, solanaDevnetFunding.solver.usdc]),
-    // The settler's own USDC account is the escrow's vault; it starts empty.
-    [settler.address, 0n],
-  ];
-  const tokenAccounts = await Promise.all(balances.map(([owner, amount]) => fundUsdc(owner, amount)));
-  const vault = tokenAccounts.at(-1)!;
-  chain.setGenesisAccount({
-    address: usdcMint,
-    lamports: chain.minimumBalanceForRentExemption(82),
-    owner: TOKEN_PROGRAM_ADDRESS,
-    data: Uint8Array.from(
-      getMintEncoder().encode({
-        mintAuthority: some(mintAuthority.address),
-        supply: balances.reduce((sum, [, amount]) => sum + amount, 0n),
-        decimals: usdcDecimals,
-        isInitialized: true,
-        freezeAuthority: none(),
-      }),
-    ),
-  });
-
+  const keys = solanaDevnetKeys();
+  const { faucet, settler } = keys;
+  const vault = await writeSolanaDevnetGenesis(chain, keys);
   const escrow = createSolanaEscrow({ chain, settler });
   // No program lets the user withdraw, so the settler refunds each expired deposit itself.
   const refunds = createPollLoop(
@@ -152,25 +75,11 @@ export async function startSolanaDevnet(config: {
         ]).signature,
     },
   );
-  const manifest: DevnetSolanaChain = {
-    chainDomain: chain.chainDomain,
-    genesisHash: chain.genesisHash,
+  const manifest = solanaDevnetManifest(chain, keys, {
     rpcUrl: server.url,
-    tokens: [
-      {
-        symbol: "USDC",
-        assetKey: `${chain.chainDomain}/token:${usdcMint}`,
-        mint: usdcMint,
-        decimals: usdcDecimals,
-        counterparts: config.evmChains.map(
-          (evm) => `eip155:${evm.chainId}/erc20:${evm.contracts.usdc.toLowerCase()}`,
-        ),
-      },
-    ],
-    escrow: { settler: exported(settler), vaults: [{ mint: usdcMint, vault }] },
-    users: users.map(exported),
-    solvers: solvers.map(exported),
-  };
+    vault,
+    evmChains: config.evmChains,
+  });
   refunds.start();
   return {
     manifest,
@@ -180,5 +89,31 @@ export async function startSolanaDevnet(config: {
       await refunds.stop();
       await server.stop();
     },
+  };
+}
+
+function solanaDevnetManifest(
+  chain: SolanaChain,
+  { settler, usdcMint, users, solvers }: SolanaDevnetKeys,
+  context: { rpcUrl: string; vault: Address; evmChains: DevnetChain[] },
+): DevnetSolanaChain {
+  return {
+    chainDomain: chain.chainDomain,
+    genesisHash: chain.genesisHash,
+    rpcUrl: context.rpcUrl,
+    tokens: [
+      {
+        symbol: "USDC",
+        assetKey: `${chain.chainDomain}/token:${usdcMint}`,
+        mint: usdcMint,
+        decimals: usdcDecimals,
+        counterparts: context.evmChains.map(
+          (evm) => `eip155:${evm.chainId}/erc20:${evm.contracts.usdc.toLowerCase()}`,
+        ),
+      },
+    ],
+    escrow: { settler: exported(settler), vaults: [{ mint: usdcMint, vault: context.vault }] },
+    users: users.map(exported),
+    solvers: solvers.map(exported),
   };
 }

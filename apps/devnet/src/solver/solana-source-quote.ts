@@ -3,7 +3,6 @@ import {
   addressToBytes32,
   type DevnetChain,
   type DevnetManifest,
-  type DevnetSolanaToken,
   decodeSolanaInteropAddress,
   type MandateOutput,
   solanaKeyToBytes32,
@@ -12,16 +11,16 @@ import {
 } from "@hub/chain";
 import { type Address, address } from "@solana/kit";
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
-import { decodeInteropAddress } from "../aggregator/interop-address.js";
 import type { SvmEscrowPayload } from "../aggregator/oif-quote.js";
 import type { GetQuoteRequest } from "../aggregator/oif-quote-request.js";
 import type { SolanaChain } from "../solana/solana-chain.js";
 import { compileSolanaDeposit, type SolanaEscrow, type SolanaEscrowOrder } from "../solana/solana-escrow.js";
 import type { SolanaKeypair } from "../solana/solana-keypair.js";
-import { quoteAmounts } from "./quote-amounts.js";
+import { quoteAmounts, requireAmount } from "./quote-amounts.js";
+import { readSolanaSourceRequest } from "./solana-source-request.js";
 import { SolverError } from "./solver-error.js";
 
-export const svmEscrowOrderType = "oif-svm-escrow-v0";
+export { svmEscrowOrderType } from "./solana-source-request.js";
 
 /** What a solver needs to take orders whose input the Solana escrow holds. */
 export interface SolanaSourceDeps {
@@ -49,16 +48,6 @@ export function isSolanaSourceRequest(request: GetQuoteRequest): boolean {
   return request.intent.inputs.some((input) => decodeSolanaInteropAddress(input.asset) !== undefined);
 }
 
-function counterpartChain(
-  manifest: DevnetManifest,
-  token: DevnetSolanaToken,
-  evm: { chainId: number; address: string },
-): DevnetChain | undefined {
-  const key = `eip155:${evm.chainId}/erc20:${evm.address.toLowerCase()}`;
-  if (!token.counterparts.includes(key)) return undefined;
-  return manifest.chains.find((chain) => chain.chainId === evm.chainId);
-}
-
 /**
  * Prices and builds an `oif-svm-escrow-v0` quote (docs/decisions/solana-lane.md): registers the
  * escrow order and compiles the deposit message with the solver as fee payer on a fresh blockhash.
@@ -79,53 +68,11 @@ export async function buildSolanaSourceQuote(input: {
   outputLiquidity(chain: DevnetChain, token: `0x${string}`): Promise<bigint>;
 }): Promise<SolanaSourceQuote> {
   const { request, manifest, solana } = input;
-  const { intent } = request;
-  const solanaChain = manifest.solana;
-  if (!solanaChain) throw new SolverError(422, "UNSUPPORTED_ASSET", "this devnet has no Solana chain");
-  if (intent.inputs.length !== 1 || intent.outputs.length !== 1)
-    throw new SolverError(400, "INVALID_REQUEST", "exactly one input and one output are supported");
-  const requested = intent.inputs[0]!;
-  const wanted = intent.outputs[0]!;
-  const user = decodeSolanaInteropAddress(request.user);
-  const inputUser = decodeSolanaInteropAddress(requested.user);
-  const mint = decodeSolanaInteropAddress(requested.asset);
-  const outputAsset = decodeInteropAddress(wanted.asset);
-  const receiver = decodeInteropAddress(wanted.receiver);
-  if (!user || !inputUser || !mint || !outputAsset || !receiver)
-    throw new SolverError(
-      400,
-      "INVALID_REQUEST",
-      "a Solana source takes Solana interop addresses for the user and the input, eip155 ones for the output",
-    );
-  if (user.address !== inputUser.address)
-    throw new SolverError(400, "INVALID_REQUEST", "the input's user must be the request's user");
-  if (
-    [user, inputUser, mint].some((account) => account.genesisHash !== solanaChain.genesisHash) ||
-    receiver.chainId !== outputAsset.chainId
-  )
-    throw new SolverError(422, "UNSUPPORTED_ASSET", "chain not served by this solver");
-  const token = solanaChain.tokens.find((t) => t.mint === mint.address);
-  const destination = token && counterpartChain(manifest, token, outputAsset);
-  if (!token || !destination)
-    throw new SolverError(422, "UNSUPPORTED_ASSET", "input and output must be the same declared asset");
-  if (!request.supportedTypes.includes(svmEscrowOrderType))
-    throw new SolverError(
-      422,
-      "UNSUPPORTED_SETTLEMENT",
-      `this request needs ${svmEscrowOrderType}, not in supportedTypes`,
-    );
-  const schemes = intent.originSubmission?.schemes;
-  if (schemes && !schemes.includes("ed25519"))
-    throw new SolverError(422, "UNSUPPORTED_SETTLEMENT", "a Solana deposit is signed with ed25519");
-
-  const { amountIn, amountOut } = quoteAmounts(
-    input.spreadBps,
-    intent.swapType === "exact-output"
-      ? { swapType: "exact-output", amountOut: BigInt(wanted.amount!) }
-      : { swapType: "exact-input", amountIn: BigInt(requested.amount!) },
+  const { requested, wanted, user, receiver, token, destination } = readSolanaSourceRequest(
+    request,
+    manifest,
   );
-  if (amountOut === 0n) throw new SolverError(422, "INSUFFICIENT_LIQUIDITY", "amount too small");
-  if (amountIn >= 2n ** 64n) throw new SolverError(400, "INVALID_REQUEST", "the input exceeds a u64");
+  const { amountIn, amountOut } = priceSolanaSource(request, input.spreadBps, requested, wanted);
   const outputToken = destination.contracts.usdc;
   if ((await input.outputLiquidity(destination, outputToken)) < amountOut)
     throw new SolverError(422, "INSUFFICIENT_LIQUIDITY", "not enough output liquidity");
@@ -137,16 +84,7 @@ export async function buildSolanaSourceQuote(input: {
     await input.destinationSeconds(destination),
   );
   const fillDeadline = chainNow + input.fillDeadlineSeconds;
-  const output: MandateOutput = {
-    oracle: addressToBytes32(destination.contracts.committeeOracle),
-    settler: addressToBytes32(destination.contracts.outputSettler),
-    chainId: BigInt(destination.chainId),
-    token: addressToBytes32(outputToken),
-    amount: amountOut,
-    recipient: addressToBytes32(receiver.address),
-    callbackData: "0x",
-    context: "0x",
-  };
+  const output = evmMandateOutput(destination, outputToken, amountOut, receiver.address);
   const sender = address(user.address);
   const mintAddress = address(token.mint);
   const terms: SolanaEscrowOrder = {
@@ -158,22 +96,7 @@ export async function buildSolanaSourceQuote(input: {
     outputHash: solanaOutputHash(fillDeadline, output),
   };
   const orderId = solana.escrow.register(terms);
-  const [source] = await findAssociatedTokenPda({
-    owner: sender,
-    mint: mintAddress,
-    tokenProgram: TOKEN_PROGRAM_ADDRESS,
-  });
-  const deposit = compileSolanaDeposit({
-    user: sender,
-    source,
-    mint: mintAddress,
-    decimals: token.decimals,
-    vault: await solana.escrow.vault(mintAddress),
-    amount: amountIn,
-    orderId,
-    feePayer: solana.keypair.address,
-    lifetime: solana.chain.latestBlockhash(),
-  });
+  const deposit = await compileQuotedDeposit(solana, terms, orderId, token.decimals);
   const messageBytes = Uint8Array.from(deposit.messageBytes);
   const escrowOrder = { ...terms, orderId };
   return {
@@ -185,32 +108,118 @@ export async function buildSolanaSourceQuote(input: {
     output,
     destination,
     deposit,
-    payload: {
-      signatureType: "ed25519",
-      transactionMessage: Buffer.from(messageBytes).toString("base64"),
-      digest: solanaMessageDigest(messageBytes),
+    payload: svmEscrowPayload({
+      messageBytes,
       sender,
       feePayer: solana.keypair.address,
-      escrowOrder: {
-        user: sender,
-        mint: token.mint,
-        amount: amountIn.toString(),
-        expires: escrowOrder.expires,
-        nonce: escrowOrder.nonce.toString(),
-        outputHash: escrowOrder.outputHash,
-        orderId,
-      },
+      escrowOrder,
+      mint: token.mint,
       fillDeadline,
-      output: {
-        oracle: output.oracle,
-        settler: output.settler,
-        chainId: output.chainId.toString(),
-        token: output.token,
-        amount: output.amount.toString(),
-        recipient: output.recipient,
-        callbackData: "0x",
-        context: "0x",
-      },
+      output,
+    }),
+  };
+}
+
+type QuoteIntent = GetQuoteRequest["intent"];
+
+function priceSolanaSource(
+  request: GetQuoteRequest,
+  spreadBps: number,
+  requested: QuoteIntent["inputs"][number],
+  wanted: QuoteIntent["outputs"][number],
+): { amountIn: bigint; amountOut: bigint } {
+  const { intent } = request;
+  const { amountIn, amountOut } = quoteAmounts(
+    spreadBps,
+    intent.swapType === "exact-output"
+      ? { swapType: "exact-output", amountOut: BigInt(requireAmount(wanted.amount)) }
+      : { swapType: "exact-input", amountIn: BigInt(requireAmount(requested.amount)) },
+  );
+  if (amountOut === 0n) throw new SolverError(422, "INSUFFICIENT_LIQUIDITY", "amount too small");
+  if (amountIn >= 2n ** 64n) throw new SolverError(400, "INVALID_REQUEST", "the input exceeds a u64");
+  return { amountIn, amountOut };
+}
+
+function evmMandateOutput(
+  destination: DevnetChain,
+  outputToken: `0x${string}`,
+  amountOut: bigint,
+  receiver: `0x${string}`,
+): MandateOutput {
+  return {
+    oracle: addressToBytes32(destination.contracts.committeeOracle),
+    settler: addressToBytes32(destination.contracts.outputSettler),
+    chainId: BigInt(destination.chainId),
+    token: addressToBytes32(outputToken),
+    amount: amountOut,
+    recipient: addressToBytes32(receiver),
+    callbackData: "0x",
+    context: "0x",
+  };
+}
+
+/** The deposit as a v0 message with the solver as fee payer, on a fresh blockhash. */
+async function compileQuotedDeposit(
+  solana: SolanaSourceDeps,
+  terms: SolanaEscrowOrder,
+  orderId: `0x${string}`,
+  decimals: number,
+) {
+  const { user: sender, mint: mintAddress, amount: amountIn } = terms;
+  const [source] = await findAssociatedTokenPda({
+    owner: sender,
+    mint: mintAddress,
+    tokenProgram: TOKEN_PROGRAM_ADDRESS,
+  });
+  return compileSolanaDeposit({
+    user: sender,
+    source,
+    mint: mintAddress,
+    decimals,
+    vault: await solana.escrow.vault(mintAddress),
+    amount: amountIn,
+    orderId,
+    feePayer: solana.keypair.address,
+    lifetime: solana.chain.latestBlockhash(),
+  });
+}
+
+/** The quote's order as the OIF answer carries it (docs/decisions/solana-lane.md), every number a string. */
+function svmEscrowPayload(quoted: {
+  messageBytes: Uint8Array;
+  sender: Address;
+  feePayer: Address;
+  escrowOrder: SolanaEscrowOrder & { orderId: `0x${string}` };
+  mint: string;
+  fillDeadline: number;
+  output: MandateOutput;
+}): SvmEscrowPayload {
+  const { messageBytes, sender, escrowOrder, fillDeadline, output } = quoted;
+  return {
+    signatureType: "ed25519",
+    transactionMessage: Buffer.from(messageBytes).toString("base64"),
+    digest: solanaMessageDigest(messageBytes),
+    sender,
+    feePayer: quoted.feePayer,
+    escrowOrder: {
+      user: sender,
+      mint: quoted.mint,
+      amount: escrowOrder.amount.toString(),
+      expires: escrowOrder.expires,
+      nonce: escrowOrder.nonce.toString(),
+      outputHash: escrowOrder.outputHash,
+      orderId: escrowOrder.orderId,
+    },
+    fillDeadline,
+    output: {
+      oracle: output.oracle,
+      settler: output.settler,
+      chainId: output.chainId.toString(),
+      token: output.token,
+      amount: output.amount.toString(),
+      recipient: output.recipient,
+      callbackData: "0x",
+      context: "0x",
     },
   };
 }
