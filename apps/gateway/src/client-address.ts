@@ -19,11 +19,11 @@ function plainAddress(text: string): string | undefined {
   // The usual socket peer (a plain IPv4 address) is already plain; none of the rewrites below applies to it.
   if (isIPv4(text)) return text;
   let address = text.trim();
-  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
-  if (bracketed) address = bracketed[1]!;
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address)?.[1];
+  if (bracketed !== undefined) address = bracketed;
   else if (/^[\d.]+:\d+$/.test(address)) address = address.slice(0, address.indexOf(":"));
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) address = mapped[1]!;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped !== undefined) address = mapped;
   return isIP(address) === 0 ? undefined : address;
 }
 
@@ -45,8 +45,8 @@ export function clientAddress(
   let client = plainAddress(peer) ?? peer;
   if (trust === undefined || forwardedFor === undefined || !isTrusted(trust, client)) return client;
   const entries = (typeof forwardedFor === "string" ? forwardedFor : forwardedFor.join(",")).split(",");
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const entry = plainAddress(entries[i]!);
+  for (const written of entries.reverse()) {
+    const entry = plainAddress(written);
     if (entry === undefined) return client;
     client = entry;
     if (!isTrusted(trust, entry)) return client;

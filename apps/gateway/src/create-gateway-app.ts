@@ -1,35 +1,24 @@
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  STATUS_CODES,
-} from "node:http";
-import type { Socket } from "node:net";
-import type { Duplex } from "node:stream";
 import { type Clock, systemClock } from "@hub/clock";
-import {
-  API_PREFIX,
-  type ErrorCode,
-  errorCatalogue,
-  errorEnvelope,
-  type HubTransport,
-  newRequestId,
-} from "@hub/contract";
+import { type HubTransport, newRequestId } from "@hub/contract";
 import type { Counters } from "@hub/counters";
-import Fastify, {
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  LogController,
-} from "fastify";
+import Fastify, { type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import type { Logger } from "pino";
 import { Registry } from "prom-client";
 import { createApiCallHandler } from "./create-api-call-handler.js";
 import type { CredentialResolver } from "./create-credential-resolver.js";
 import type { UsageTally } from "./create-usage-tally.js";
+import { answerClientError } from "./gateway-app/answer-client-error.js";
+import { closeIdleConnectionsOnClose } from "./gateway-app/close-idle-connections.js";
+import { createGatewayServer } from "./gateway-app/create-gateway-server.js";
+import type { GatewayApp } from "./gateway-app/gateway-app.js";
+import { isApiUrl } from "./gateway-app/is-api-url.js";
+import { registerHealthRoutes } from "./gateway-app/register-health-routes.js";
+import { registerRefusalHandlers } from "./gateway-app/register-refusal-handlers.js";
+import { sendRefusal } from "./gateway-app/send-refusal.js";
 import { type GatewayConfigInput, gatewayConfigSchema } from "./gateway-config.js";
 import { createGatewayMetrics } from "./gateway-metrics.js";
+
+export type { GatewayApp } from "./gateway-app/gateway-app.js";
 
 /** What the gateway is built from; the caller owns (and closes) the resolver, counters and transport. */
 export interface GatewayAppDeps {
@@ -49,52 +38,7 @@ export interface GatewayAppDeps {
    * they stay on the operator listener). The stack passes the hub's checks; absent, the gateway is ready
    * once it listens.
    */
-  readonly readiness?: () => Promise<{ status: "ready" | "not-ready" | "stopping" }>;
-}
-
-const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
-
-/** The gateway: a Fastify instance, listened by the start command. */
-export type GatewayApp = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger>;
-
-function isApiUrl(url: string): boolean {
-  return url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith(`${API_PREFIX}?`);
-}
-
-function sendRefusal(reply: FastifyReply, code: ErrorCode): void {
-  reply
-    .code(errorCatalogue[code].status)
-    .header("x-request-id", reply.request.id)
-    .header("content-type", JSON_CONTENT_TYPE)
-    .header("cache-control", "no-store")
-    .send(JSON.stringify(errorEnvelope(code, reply.request.id)));
-}
-
-/** An envelope written straight to a socket, then closed; a HEAD gets the head only. */
-function endWithEnvelope(socket: Duplex, code: ErrorCode, head: boolean, message?: string): void {
-  const requestId = newRequestId();
-  const { status } = errorCatalogue[code];
-  const body = JSON.stringify(errorEnvelope(code, requestId, message === undefined ? {} : { message }));
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-      `Content-Type: ${JSON_CONTENT_TYPE}\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${requestId}\r\n` +
-      "Cache-Control: no-store\r\n" +
-      "Connection: close\r\n\r\n" +
-      (head ? "" : body),
-  );
-}
-
-/** A request Node could not even parse (bad framing, oversized headers): the envelope, then close. */
-function answerClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable || (error.code === "ECONNRESET" && !socket.writable)) {
-    socket.destroy();
-    return;
-  }
-  const rawPacket = (error as { rawPacket?: Buffer }).rawPacket;
-  const head = Buffer.isBuffer(rawPacket) && rawPacket.subarray(0, 5).toString("latin1") === "HEAD ";
-  endWithEnvelope(socket, "EPX0006", head, "Request could not be read.");
+  readonly readiness?: () => Promise<{ status: "ready" | "degraded" | "not-ready" | "stopping" }>;
 }
 
 /**
@@ -120,7 +64,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
   const requestTimeoutMs =
     Math.max(config.quoteTimeoutMs, config.timeoutMs, config.bodyReadTimeoutMs) + 5_000;
 
-  const app = Fastify({
+  const app: GatewayApp = Fastify({
     loggerInstance: deps.logger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "request_id" }),
     // No child logger per call: the gateway's own lines name the call with request_id themselves.
@@ -128,31 +72,8 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
     genReqId: () => newRequestId(),
     requestIdHeader: false,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
-    // /v1 calls go from Node's server straight to the gateway's handler: Fastify's per-request work
-    // (request and reply objects, routing, hooks, reply serialization) cost more than the gateway's own
-    // checks and the hub together (docs/decisions/gateway.md, Throughput). Fastify serves the rest.
-    serverFactory: (fastifyHandler) => {
-      const server = createServer((request, response) => {
-        if (!isApiUrl(request.url ?? "")) fastifyHandler(request, response);
-        else {
-          answerApiCall(request, response, newRequestId()).catch((error: unknown) => {
-            deps.logger.error({ err: error }, "gateway handler failed after answering");
-          });
-        }
-      });
-      // CONNECT never reaches a request handler: without this Node drops the socket unanswered.
-      server.on("connect", (_request: IncomingMessage, socket: Duplex) => {
-        // Node hands the socket over unread and without an error listener: drain it (or it stays open
-        // for good) and let a reset end it instead of the process.
-        socket.on("error", () => socket.destroy());
-        socket.resume();
-        endWithEnvelope(socket, "EPX0004", false);
-      });
-      server.keepAliveTimeout = 72_000;
-      // A backstop behind the gateway's own body and hub timeouts, which answer first with their codes.
-      server.requestTimeout = requestTimeoutMs;
-      return server;
-    },
+    serverFactory: (fastifyHandler) =>
+      createGatewayServer(fastifyHandler, answerApiCall, deps.logger, requestTimeoutMs),
     clientErrorHandler: answerClientError,
     frameworkErrors: (error, _request, reply) => {
       sendRefusal(reply, error.code === "FST_ERR_BAD_URL" ? "EPX0004" : "EPX0006");
@@ -166,48 +87,8 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayApp {
     reply.hijack();
     await answerApiCall(request.raw, reply.raw, request.id);
   });
-
-  const readiness = deps.readiness ?? (async () => ({ status: "ready" as const }));
-  app.get("/livez", async (_request, reply) => {
-    reply
-      .header("content-type", JSON_CONTENT_TYPE)
-      .header("cache-control", "no-store")
-      .send('{"status":"live"}');
-  });
-  // /healthz stays an alias of /readyz (DESIGN §4).
-  for (const path of ["/readyz", "/healthz"]) {
-    app.get(path, async (_request, reply) => {
-      const report = await readiness();
-      reply
-        .code(report.status === "ready" ? 200 : 503)
-        .header("content-type", JSON_CONTENT_TYPE)
-        .header("cache-control", "no-store")
-        .send(JSON.stringify({ status: report.status }));
-    });
-  }
-
-  // A close waits for the calls in flight; a keep-alive connection whose call ends after the close began
-  // would then hold it until its client drops it (Fastify keeps connections 72 s), so each connection is
-  // closed as soon as it is idle.
-  let sweep: NodeJS.Timeout | undefined;
-  app.addHook("preClose", (done) => {
-    sweep = setInterval(() => app.server.closeIdleConnections(), 50).unref();
-    done();
-  });
-  app.addHook("onClose", (_instance, done) => {
-    clearInterval(sweep);
-    done();
-  });
-
-  app.setNotFoundHandler((_request, reply) => sendRefusal(reply, "EPX0004"));
-
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-    if (request.is404) return sendRefusal(reply, "EPX0004");
-    if (error.statusCode === 413) return sendRefusal(reply, "EPX0005");
-    if (error.statusCode !== undefined && error.statusCode < 500) return sendRefusal(reply, "EPX0006");
-    request.log.error({ request_id: request.id, err: error }, "gateway route failed");
-    return sendRefusal(reply, "EPX0053");
-  });
-
+  registerHealthRoutes(app, deps.readiness ?? (async () => ({ status: "ready" as const })));
+  closeIdleConnectionsOnClose(app);
+  registerRefusalHandlers(app);
   return app;
 }

@@ -34,7 +34,8 @@ function createRequestWriter(host: string): (call: HubCall) => Buffer | string {
     let head = `${call.method} ${call.url} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\n`;
     const headers = call.headers;
     for (const name in headers) {
-      const value = headers[name]!;
+      const value = headers[name];
+      if (value === undefined) continue;
       const known = checked.get(name);
       if (known === undefined || known !== value) {
         if (!TOKEN.test(name) || INVALID_HEADER_VALUE.test(value)) throw new Error(`invalid ${name} header`);

@@ -108,9 +108,9 @@ export class HubAnswerParser extends ResponseFraming<ParsedHubAnswer> {
 
   protected answer(): ParsedHubAnswer {
     const { chunks, size } = this;
+    const [first] = chunks;
     const body =
-      this.sized ??
-      (chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      this.sized ?? (first === undefined ? EMPTY : chunks.length === 1 ? first : Buffer.concat(chunks, size));
     return {
       answer: { statusCode: this.statusCode, headers: this.headers, body },
       keepAlive: this.keepAlive,

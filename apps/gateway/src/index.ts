@@ -8,3 +8,4 @@ export * from "./hub-transport-error.js";
 export * from "./parse-cidr.js";
 export * from "./parse-credential.js";
 export * from "./project-pool-rule.js";
+export * from "./usage-route-kind.js";

@@ -302,6 +302,9 @@ describe("gateway credential cache and key usage", () => {
       peek: async () => {
         throw new Error("Connection is closed.");
       },
+      release: async () => {
+        throw new Error("Connection is closed.");
+      },
       hitSliding: async () => {
         throw new Error("Connection is closed.");
       },

@@ -50,6 +50,7 @@ for (const backend of counterBackends) {
         config: {
           projectPool: { ratePerSecond: 1, burst: 10 },
           visitorBucket: { ratePerSecond: 1, burst: 2 },
+          projectQuoteCost: 1,
         },
       });
       try {
@@ -80,6 +81,7 @@ for (const backend of counterBackends) {
         config: {
           projectPool: { ratePerSecond: 1, burst: 2 },
           visitorBucket: { ratePerSecond: 1, burst: 10 },
+          projectQuoteCost: 1,
         },
       });
       try {
@@ -95,6 +97,61 @@ for (const backend of counterBackends) {
         });
         assertRefusal(refused, "EPX0080", 429);
         assert.equal(refused.headers["ratelimit-limit"], "2");
+      } finally {
+        await gw.close();
+      }
+    });
+
+    test("with a project id a quote or a submission costs projectQuoteCost in the visitor bucket and the project pool, a read 1", async () => {
+      const gw = await startGateway({
+        backend: backend.name,
+        clock: manualClock(),
+        config: {
+          projectPool: { ratePerSecond: 1, burst: 12 },
+          visitorBucket: { ratePerSecond: 1, burst: 10 },
+          projectQuoteCost: 4,
+          trustedProxies: ["127.0.0.1/32"],
+        },
+      });
+      try {
+        const projectId = gw.access.addProject("org_cost");
+        const post = (path: string, visitor = "198.51.100.1") =>
+          callGateway(gw.origin, "POST", `/v1${path}`, {
+            headers: {
+              "x-project-id": projectId,
+              "content-type": "application/json",
+              "x-service-subject": "v",
+              "x-forwarded-for": visitor,
+            },
+            body: "{}",
+          });
+        const remaining = (answer: { status: number; headers: Record<string, string> }) => [
+          answer.status,
+          answer.headers["ratelimit-limit"],
+          answer.headers["ratelimit-remaining"],
+        ];
+        // The visitor's bucket (10) is the tighter: a quote leaves 6, a read 5, an order 1.
+        assert.deepEqual(remaining(await post("/quote")), [200, "10", "6"]);
+        assert.deepEqual(
+          remaining(
+            await callGateway(gw.origin, "GET", "/v1/status/o-1", {
+              headers: { "x-project-id": projectId, "x-forwarded-for": "198.51.100.1" },
+            }),
+          ),
+          [200, "10", "5"],
+        );
+        assert.deepEqual(remaining(await post("/order/openfor")), [200, "10", "1"]);
+        const refused = await post("/quote/preview");
+        assertRefusal(refused, "EPX0082", 429);
+        // Four tokens are needed and one is left: 3 s at 1/s.
+        assert.deepEqual(refused.json.errors[0].error_params, ["3000"]);
+        gw.clock.advance(3_000);
+        // The project's pool paid for the three admitted calls only, not the refused one: 12 - 9 + 3
+        // refilled = 6, so another visitor's quote leaves 2 (tighter than that visitor's 6).
+        const again = await post("/quote/preview", "198.51.100.2");
+        assert.equal(again.status, 200);
+        assert.equal(again.headers["ratelimit-limit"], "12");
+        assert.equal(again.headers["ratelimit-remaining"], "2");
       } finally {
         await gw.close();
       }
@@ -219,7 +276,11 @@ for (const backend of counterBackends) {
       const gw = await startGateway({
         backend: backend.name,
         clock: manualClock(),
-        config: { trustedProxies: ["127.0.0.1/32"], visitorBucket: { ratePerSecond: 1, burst: 2 } },
+        config: {
+          trustedProxies: ["127.0.0.1/32"],
+          visitorBucket: { ratePerSecond: 1, burst: 2 },
+          projectQuoteCost: 1,
+        },
       });
       try {
         const { key } = gw.access.addKey("org_six");

@@ -7,18 +7,25 @@ import { assertRefusal, callGateway } from "./fixtures/call-gateway.js";
 import { HUB_SECRET, manualClock, startGateway } from "./fixtures/start-gateway.js";
 
 describe("the project pool is a share of the hub's per-organization rate", () => {
-  test("projectPoolRule takes the share of the hub's rate and of its burst, rounded down, at least 1", () => {
+  test("projectPoolRule takes the share of the hub's rate and of its burst (rounded down, at least 1), in quotes, times a quote's cost", () => {
     const rows = [
-      { hub: { ratePerSecond: 5, burst: 20 }, share: 0.5, pool: { ratePerSecond: 2.5, burst: 10 } },
-      { hub: { ratePerSecond: 10, burst: 20 }, share: 0.5, pool: { ratePerSecond: 5, burst: 10 } },
-      { hub: { ratePerSecond: 5, burst: 3 }, share: 0.5, pool: { ratePerSecond: 2.5, burst: 1 } },
-      { hub: { ratePerSecond: 5, burst: 1 }, share: 0.1, pool: { ratePerSecond: 0.5, burst: 1 } },
-      { hub: { ratePerSecond: 5, burst: 20 }, share: 1, pool: { ratePerSecond: 5, burst: 20 } },
+      { hub: { ratePerSecond: 5, burst: 20 }, share: 0.5, cost: 1, pool: { ratePerSecond: 2.5, burst: 10 } },
+      { hub: { ratePerSecond: 10, burst: 20 }, share: 0.5, cost: 1, pool: { ratePerSecond: 5, burst: 10 } },
+      { hub: { ratePerSecond: 5, burst: 3 }, share: 0.5, cost: 1, pool: { ratePerSecond: 2.5, burst: 1 } },
+      { hub: { ratePerSecond: 5, burst: 1 }, share: 0.1, cost: 1, pool: { ratePerSecond: 0.5, burst: 1 } },
+      { hub: { ratePerSecond: 5, burst: 20 }, share: 1, cost: 1, pool: { ratePerSecond: 5, burst: 20 } },
+      {
+        hub: { ratePerSecond: 5, burst: 20 },
+        share: 0.5,
+        cost: 120,
+        pool: { ratePerSecond: 300, burst: 1200 },
+      },
+      { hub: { ratePerSecond: 5, burst: 1 }, share: 0.1, cost: 120, pool: { ratePerSecond: 60, burst: 120 } },
     ];
-    for (const row of rows) assert.deepEqual(projectPoolRule(row.hub, row.share), row.pool);
+    for (const row of rows) assert.deepEqual(projectPoolRule(row.hub, row.share, row.cost), row.pool);
   });
 
-  test("an anonymous flood from many visitors of a project id cannot make the key holder's calls within the other half shed at the hub", async () => {
+  test("an anonymous flood of quotes from many visitors of a project id, at the default quote cost, cannot make the key holder's calls within the other half shed at the hub", async () => {
     const clock = manualClock(Date.now());
     const hubBucket = { ratePerSecond: 10, burst: 20 };
     const hub = createTestHubApp({

@@ -63,9 +63,9 @@ for (const { driver, skip } of databases.drivers) {
         { flushMs: 3_600_000 },
         {
           store: {
-            addUsage: async (rows) => {
+            addUsage: async (rows, keyRows) => {
               if (writesFail) throw new Error("the database is away");
-              await store.usage.addUsage(rows);
+              await store.usage.addUsage(rows, keyRows);
             },
           },
           logger,
@@ -78,6 +78,7 @@ for (const { driver, skip } of databases.drivers) {
           hubCredential: HUB_SECRET,
           lockoutFailures: 3,
           visitorBucket: { ratePerSecond: 0.001, burst: 1 },
+          projectQuoteCost: 1,
         },
         credentials,
         counters: createMemoryCounters({}, { clock }),
@@ -150,6 +151,13 @@ for (const { driver, skip } of databases.drivers) {
       assert.equal(read.totals.lockouts, 0);
       assert.deepEqual(read.hours.at(-1)?.requests, read.totals.requests);
       assert.deepEqual(read.hours.at(-1)?.refusals, read.totals.refusals);
+      // The project id's pool section: its one admitted read, its visitor's refusal; the refused origin
+      // never reached the pools.
+      assert.deepEqual(read.totals.projectPool, {
+        admitted: { reads: 1, quotes: 0, orders: 0 },
+        poolRefusals: 0,
+        visitorRefusals: 1,
+      });
     });
 
     test("a lockout counts for the organization whose credential the locked-out call names", async () => {
@@ -179,7 +187,7 @@ for (const { driver, skip } of databases.drivers) {
       await call("GET", "/v1/catalog", { "x-api-key": key });
       await usage.flush();
       const replica = createUsageTally({}, { store: store.usage, logger: pino({ level: "silent" }), clock });
-      replica.count(orgId, "api_key", "");
+      replica.count(orgId, "api_key", "read", "");
       await replica.close();
       assert.deepEqual((await admin.usage({ orgId })).totals.requests, { apiKey: 3, projectId: 0 });
 
@@ -206,6 +214,41 @@ for (const { driver, skip } of databases.drivers) {
       }
       await usage.flush();
       assert.deepEqual((await admin.usage({ orgId })).totals.requests, { apiKey: 2, projectId: 0 });
+      const [keyUsage] = (await admin.keyUsage({ orgId })).keys;
+      assert.deepEqual(keyUsage?.totals, { quote: 0, order: 0, status: 0, other: 2 }, "the key's counts too");
+    });
+
+    test("calls with a key count for that key per UTC day and route kind, answered or refused once the key was accepted", async () => {
+      const { orgId, projectId, key } = await organizationWithAccess("Per key");
+      const { apiKey: second } = await admin.createKey({ orgId });
+      const asKey = (apiKey: string) => ({
+        "x-api-key": apiKey,
+        "content-type": "application/json",
+        "x-service-subject": "alice",
+      });
+      await call("POST", "/v1/quote", asKey(key), { body: QUOTE });
+      assert.equal((await call("POST", "/v1/quote/preview", asKey(key), { body: QUOTE })).code, "EIN0080");
+      await call("POST", "/v1/order", asKey(key), { body: "{}" });
+      await call("GET", "/v1/status/0xabc", asKey(key));
+      await call("GET", "/v1/onchain/0xabc/fill", asKey(key));
+      await call("GET", "/v1/catalog", asKey(second.key));
+      await call("GET", "/v1/orders", asKey(second.key));
+      assert.equal((await call("GET", "/v1/catalog", asKey("svc_sk_unknown"))).code, "EPX0001");
+      await call("GET", "/v1/catalog", { "x-project-id": projectId, origin: PAGE });
+      await usage.flush();
+      clock.advance(24 * 3_600_000);
+      await call("GET", "/v1/catalog", asKey(key));
+      await usage.flush();
+
+      const read = await admin.keyUsage({ orgId });
+      assert.equal(read.to, "2026-03-02");
+      const first = read.keys.find((entry) => entry.keyId !== second.keyId);
+      assert.deepEqual(first?.totals, { quote: 2, order: 1, status: 2, other: 1 });
+      assert.deepEqual(first?.days.at(-2), { day: "2026-03-01", quote: 2, order: 1, status: 2, other: 0 });
+      assert.deepEqual(first?.days.at(-1), { day: "2026-03-02", quote: 0, order: 0, status: 0, other: 1 });
+      const other = read.keys.find((entry) => entry.keyId === second.keyId);
+      assert.deepEqual(other?.totals, { quote: 0, order: 0, status: 0, other: 2 });
+      assert.equal(read.keys.length, 2, "the project id's call counts for no key");
     });
   });
 }

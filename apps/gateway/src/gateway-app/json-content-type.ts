@@ -1,0 +1,1 @@
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
