@@ -27,7 +27,9 @@ if (dialog && typeof dialog.showModal === "function") {
       const opener = event.submitter || form.querySelector("button");
       document.getElementById("confirm-title").textContent = form.dataset.confirmTitle || "Are you sure?";
       document.getElementById("confirm-text").textContent = form.dataset.confirm;
-      document.getElementById("confirm-button").textContent = form.dataset.confirmButton || "Confirm";
+      const confirmButton = document.getElementById("confirm-button");
+      confirmButton.textContent = form.dataset.confirmButton || "Confirm";
+      confirmButton.className = form.dataset.confirmKind === "safe" ? "" : "danger";
       dialog.returnValue = "";
       dialog.addEventListener(
         "close",

@@ -17,7 +17,7 @@ const ESCAPES: Record<string, string> = {
 
 /** Text made safe for an element's content and a quoted attribute value. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (character) => ESCAPES[character]!);
+  return value.replace(/[&<>"'`]/g, (character) => ESCAPES[character] ?? character);
 }
 
 type Interpolation = SafeHtml | string | number | boolean | null | undefined | readonly Interpolation[];
@@ -34,7 +34,7 @@ function render(value: Interpolation): string {
  * `html` result); arrays are joined; null, undefined and false render nothing.
  */
 export function html(strings: TemplateStringsArray, ...values: Interpolation[]): SafeHtml {
-  let out = strings[0]!;
-  for (let i = 0; i < values.length; i++) out += render(values[i]!) + strings[i + 1]!;
+  let out = "";
+  for (const [i, text] of strings.entries()) out += (i === 0 ? "" : render(values[i - 1])) + text;
   return new SafeHtml(out);
 }

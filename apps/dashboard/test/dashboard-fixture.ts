@@ -12,6 +12,7 @@ import {
   type TestDriver,
 } from "@hub/store";
 import { pino } from "pino";
+import type { PasswordHasher } from "../src/auth/password-hash.js";
 import { createDashboardApp, type DashboardApp, type DashboardConfig } from "../src/create-dashboard-app.js";
 
 export const DASHBOARD_ORIGIN = "http://127.0.0.1:8081";
@@ -36,7 +37,15 @@ export interface DashboardFixture {
   request(
     method: "GET" | "POST",
     url: string,
-    options?: { cookie?: string; form?: Record<string, string>; origin?: string | null; ip?: string },
+    options?: {
+      cookie?: string;
+      form?: Record<string, string>;
+      origin?: string | null;
+      ip?: string;
+      userAgent?: string;
+      /** A raw urlencoded body, sent as is (form is ignored). */
+      body?: string;
+    },
   ): Promise<Answer>;
   /** A new organization with its project; its name as given. */
   organization(name?: string): Promise<{ orgId: string; projectId: string }>;
@@ -61,7 +70,7 @@ export async function openDashboardFixture(
   databases: TestDatabases,
   driver: TestDriver,
   config: Partial<DashboardConfig> = {},
-  options: { listen?: boolean } = {},
+  options: { listen?: boolean; passwordHasher?: PasswordHasher } = {},
 ): Promise<DashboardFixture> {
   const db = await databases.open(driver);
   const store = {
@@ -82,6 +91,7 @@ export async function openDashboardFixture(
     reservations,
     clock,
     counters: createMemoryCounters({}, { clock }),
+    ...(options.passwordHasher ? { passwordHasher: options.passwordHasher } : {}),
     logger: pino({ level: "silent" }),
   });
   const url = options.listen ? await dashboard.listen({ host: "127.0.0.1", port: 0 }) : DASHBOARD_ORIGIN;
@@ -93,7 +103,8 @@ export async function openDashboardFixture(
     const origin =
       options.origin === undefined ? (method === "GET" ? undefined : DASHBOARD_ORIGIN) : options.origin;
     if (origin) headers.origin = origin;
-    const payload = options.form ? new URLSearchParams(options.form).toString() : undefined;
+    if (options.userAgent) headers["user-agent"] = options.userAgent;
+    const payload = options.body ?? (options.form ? new URLSearchParams(options.form).toString() : undefined);
     if (payload !== undefined) headers["content-type"] = "application/x-www-form-urlencoded";
     const answer = await dashboard.app.inject({
       method,

@@ -48,6 +48,47 @@ for (const { driver, skip } of databases.drivers) {
       }
     });
 
+    test("the Usage page's project id pool section: reads and quotes admitted, the pool's and a visitor's refusals, per hour", async () => {
+      const org = await fx.organization("Pooled");
+      const usage = createUsageStore(fx.db.sql);
+      const minute = new Date(Math.floor(fx.clock.now() / 60_000) * 60_000);
+      const earlier = new Date(minute.getTime() - 3_600_000);
+      const asPage = { orgId: org.orgId, credentialKind: "project_id" } as const;
+      await usage.addUsage([
+        { ...asPage, minute, routeKind: "read", code: "", count: 400 },
+        // A hub answer other than a success still passed the pools.
+        { ...asPage, minute, routeKind: "read", code: "EIN0009", count: 2 },
+        { ...asPage, minute, routeKind: "quote", code: "", count: 6 },
+        { ...asPage, minute, routeKind: "order", code: "EIN0007", count: 1 },
+        { ...asPage, minute, routeKind: "read", code: "EPX0080", count: 3 },
+        { ...asPage, minute, routeKind: "quote", code: "EPX0082", count: 4 },
+        { ...asPage, minute, routeKind: "read", code: "EPX0010", count: 5 },
+        { ...asPage, minute: earlier, routeKind: "read", code: "", count: 70 },
+        { orgId: org.orgId, credentialKind: "api_key", minute, routeKind: "read", code: "", count: 900 },
+      ]);
+      const page = await fx.request("GET", "/usage", { cookie: await fx.signInMember(org.orgId) });
+      assert.equal(page.status, 200);
+      const section = page.body.slice(
+        page.body.indexOf('<h2 id="pool-title">'),
+        page.body.indexOf('<h2 id="hours-title">'),
+      );
+      assert.match(section, /Project id pool/);
+      assert.match(section, /<span class="stat">472<\/span> reads admitted/);
+      assert.match(section, /<span class="stat">6<\/span> quotes admitted/);
+      assert.match(section, /<span class="stat">1<\/span> orders admitted/);
+      assert.match(section, /<span class="stat">3<\/span> pool spent/);
+      assert.match(section, /<span class="stat">4<\/span> visitor bucket spent/);
+      // Two hours with project id calls, newest first; the key's 900 calls are not the pool's.
+      const rows = [
+        ...section.matchAll(/<tr>\s*<th scope="row">[^<]+<\/th>((?:\s*<td class="num">\d+<\/td>)+)/g),
+      ].map((m) => [...(m[1] as string).matchAll(/\d+/g)].map((n) => Number(n[0])));
+      assert.deepEqual(rows, [
+        [402, 6, 1, 3, 4],
+        [70, 0, 0, 0, 0],
+      ]);
+      assert.doesNotMatch(section, /900/);
+    });
+
     test("a member with no calls sees the empty state; an operator is refused the member's Usage page", async () => {
       const quiet = await fx.organization("Quiet");
       const page = await fx.request("GET", "/usage", { cookie: await fx.signInMember(quiet.orgId) });

@@ -210,20 +210,50 @@ test("in a real browser: an operator creates an organization, invites a member a
   const hourAgo = Math.floor(Date.now() / 60_000) * 60_000 - 3_600_000;
   await createUsageStore(f.db.sql).addUsage([
     { orgId, minute: new Date(hourAgo), credentialKind: "api_key", code: "", count: 120 },
-    { orgId, minute: new Date(hourAgo), credentialKind: "project_id", code: "", count: 14 },
+    {
+      orgId,
+      minute: new Date(hourAgo),
+      credentialKind: "project_id",
+      routeKind: "read",
+      code: "",
+      count: 14,
+    },
     { orgId, minute: new Date(hourAgo + 60_000), credentialKind: "api_key", code: "EIN0080", count: 3 },
     { orgId, minute: new Date(hourAgo + 3_600_000), credentialKind: "api_key", code: "", count: 40 },
+    // A web page's visitors on the project id: polls, quotes, an order, one address past its bucket.
+    ...(
+      [
+        ["read", "", 2400],
+        ["quote", "", 58],
+        ["order", "", 3],
+        ["read", "EPX0082", 310],
+        ["quote", "EPX0080", 2],
+      ] as const
+    ).map(([routeKind, code, count]) => ({
+      orgId,
+      minute: new Date(hourAgo + 3_600_000),
+      credentialKind: "project_id" as const,
+      routeKind,
+      code,
+      count,
+    })),
   ]);
   await page.getByRole("link", { name: "Usage", exact: true }).click();
   await page.getByRole("heading", { name: "Usage" }).waitFor();
   await page.getByText("EIN0080").first().waitFor();
+  await page.getByRole("heading", { name: "Project id pool" }).waitFor();
+  await page.getByRole("columnheader", { name: "Pool spent (EPX0080)" }).waitFor();
   await shot(page, "16b-usage");
 
   await page.getByRole("link", { name: "Account", exact: true }).click();
+  await page.getByRole("heading", { name: "Account", exact: true, level: 1 }).waitFor();
   await shot(page, "17-account");
 
-  // Keyboard: the skip link comes first and leads to the page's content.
+  // Keyboard: the skip link comes first and leads to the page's content. The page must have loaded
+  // before the first Tab, or the focus moves on the page being left.
   await page.getByRole("link", { name: "API keys", exact: true }).click();
+  await page.getByRole("heading", { name: "API keys", exact: true, level: 1 }).waitFor();
+  await page.waitForLoadState("load");
   await page.keyboard.press("Tab");
   assert.equal(await page.evaluate("document.activeElement?.textContent"), "Skip to content");
   await page.keyboard.press("Tab");
@@ -232,7 +262,7 @@ test("in a real browser: an operator creates an organization, invites a member a
   assert.deepEqual(errors, [], "no console errors (CSP violations included)");
 });
 
-test("in a real browser: /docs lists the reference and the guides, and /docs/api renders the OpenAPI document with Redoc, nothing from elsewhere", {
+test("in a real browser: /docs lists the reference and the guides, and /docs/api renders the OpenAPI document with Scalar (code samples, a console), nothing from elsewhere", {
   skip,
 }, async () => {
   const page = await context.newPage();
@@ -250,26 +280,20 @@ test("in a real browser: /docs lists the reference and the guides, and /docs/api
   await shot(page, "docs-index");
   await page.getByRole("link", { name: "API reference" }).click();
   await page.waitForURL(`${f.url}/docs/api`);
-  // Redoc renders the document's title, its tags and each operation's summary.
-  await page.getByRole("heading", { name: /Intent swap and bridge hub API/ }).waitFor({ timeout: 30_000 });
-  await page.getByRole("heading", { name: "Quote: one round, the winner disclosed" }).waitFor();
-  await page.screenshot({ path: join(shots, "docs-api-reference.png") });
-  console.log(`# screenshot ${join(shots, "docs-api-reference.png")}`);
+  // Scalar renders the document's title, its tags in the sidebar, the server and the credential the
+  // console sends (the project id, a placeholder when no member is signed in), and code samples.
+  await page.getByRole("heading", { name: /Intent swap and bridge hub API/ }).waitFor({ timeout: 60_000 });
+  await page.getByText("Client Libraries").first().waitFor();
+  await page.getByText("x-project-id").first().waitFor();
+  await shot(page, "docs-api-reference");
 
   // The error catalogue table is in the rendered reference, EPX0004 (which no path answers) included.
-  await page.getByRole("heading", { name: "Error codes" }).scrollIntoViewIfNeeded();
+  await page.getByRole("link", { name: "Error codes" }).first().click();
   const unknownRoute = page.getByRole("cell", { name: "EPX0004" }).first();
+  await unknownRoute.waitFor({ timeout: 30_000 });
   await unknownRoute.scrollIntoViewIfNeeded();
   assert.ok(await unknownRoute.isVisible());
-  await page.screenshot({ path: join(shots, "docs-error-codes.png") });
-  console.log(`# screenshot ${join(shots, "docs-error-codes.png")}`);
-
-  // An operation shows its example request and answer beside it.
-  await page.goto(`${f.url}/docs/api#tag/Quotes/operation/createQuote`);
-  await page.getByRole("heading", { name: "Quote: one round, the winner disclosed" }).waitFor();
-  await page.getByText('"quoteRequestId"').first().waitFor();
-  await page.screenshot({ path: join(shots, "docs-create-quote.png") });
-  console.log(`# screenshot ${join(shots, "docs-create-quote.png")}`);
+  await shot(page, "docs-error-codes");
 
   const catalogue = (await (await fetch(`${f.url}/docs/errors.json`)).json()) as {
     codes: Record<string, { block: string }>;

@@ -2,6 +2,8 @@
 export interface CookieJar {
   readonly session: string;
   readonly once: string;
+  /** A password accepted, a two-factor code still to come (5 minutes; not a session). */
+  readonly pending: string;
   /** A Set-Cookie value; maxAgeSeconds 0 clears the cookie. */
   set(name: string, value: string, maxAgeSeconds?: number): string;
 }
@@ -11,6 +13,7 @@ export function createCookieJar(secure: boolean): CookieJar {
   return {
     session: `${prefix}hub_session`,
     once: `${prefix}hub_once`,
+    pending: `${prefix}hub_pending`,
     set(name, value, maxAgeSeconds) {
       const attributes = [`${name}=${value}`, "Path=/", "HttpOnly", "SameSite=Strict"];
       if (secure) attributes.push("Secure");

@@ -3,7 +3,9 @@ import type { Admin } from "@hub/admin";
 import type { Clock } from "@hub/clock";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
-import type { DashboardAuth, Viewer } from "../auth/dashboard-auth.js";
+import type { AttemptLimiter } from "../auth/attempt-limiter.js";
+import type { DashboardAuth } from "../auth/dashboard-auth.js";
+import type { Viewer } from "../auth/viewer.js";
 import { openOnceMessage, sealOnceMessage } from "../auth/once-message.js";
 import { type CookieJar, readCookies } from "../auth/session-cookie.js";
 import type { SafeHtml } from "../html.js";
@@ -22,8 +24,12 @@ export type DashboardFastify = FastifyInstance<Server, IncomingMessage, ServerRe
 /** What every route of the dashboard works with. */
 export interface DashboardContext {
   auth: DashboardAuth;
+  /** The limits on attempts at a secret (passwords now; two-factor codes use scope "code"). */
+  attempts: AttemptLimiter;
   /** The admin module, acting for this viewer. */
   adminFor(viewer: Viewer): Admin;
+  /** Whether the gateways' usage counters are at hand (the API keys page shows per-key calls then). */
+  hasUsage: boolean;
   cookies: CookieJar;
   apiBaseUrl: string;
   publicOrigin(): string;
@@ -50,6 +56,19 @@ export function formOf(request: FastifyRequest): Record<string, string> {
  * The signed-in viewer with the role the route needs. Otherwise the answer is sent: a page read
  * without a session goes to the sign-in page, an action without one is 401, and the other role is 403.
  */
+/** A signed-in member: every member account belongs to one organization. */
+export type MemberViewer = Viewer & { orgId: string };
+
+export function requireRole(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  role: "member",
+): MemberViewer | undefined;
+export function requireRole(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  role: Viewer["role"],
+): Viewer | undefined;
 export function requireRole(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -86,6 +105,8 @@ export function requireRole(
     sendPage(reply, page, 403);
     return undefined;
   }
+  if (viewer.role === "member" && viewer.orgId === null)
+    throw new Error(`member account ${viewer.accountId} belongs to no organization`);
   return viewer;
 }
 

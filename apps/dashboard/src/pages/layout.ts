@@ -1,4 +1,4 @@
-import type { Viewer } from "../auth/dashboard-auth.js";
+import type { Viewer } from "../auth/viewer.js";
 import { html, type SafeHtml } from "../html.js";
 
 export interface PageFrame {
@@ -15,10 +15,12 @@ const MEMBER_NAV = [
   { href: "/keys", label: "API keys" },
   { href: "/origins", label: "Allowed origins" },
   { href: "/usage", label: "Usage" },
+  { href: "/members", label: "Members" },
 ];
 const OPERATOR_NAV = [
   { href: "/organizations", label: "Organizations" },
   { href: "/reservations", label: "Reservations" },
+  { href: "/operators", label: "Operators" },
   { href: "/audit-log", label: "Audit log" },
 ];
 

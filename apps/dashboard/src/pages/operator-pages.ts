@@ -1,4 +1,11 @@
-import type { ApiKeyInfo, Organization, Project, ReservationInfo } from "@hub/admin";
+import type {
+  ApiKeyInfo,
+  MemberInfo,
+  OperatorInfo,
+  Organization,
+  Project,
+  ReservationInfo,
+} from "@hub/admin";
 import { html, type SafeHtml } from "../html.js";
 import { apiKeysBody } from "./api-keys-page.js";
 import { copyField, formField, hiddenField, shortDate } from "./form-field.js";
@@ -44,6 +51,7 @@ export function organizationBody(input: {
   organization: Organization;
   project: Project | null;
   keys: ApiKeyInfo[];
+  members: MemberInfo[];
   invited?: InviteMessage | undefined;
   email?: string;
   error?: string;
@@ -64,6 +72,7 @@ ${copyField({ id: "invite-link", label: "Sign-in link", value: input.invited.lin
 </section>`
     : ""
 }
+${organizationStatusPanel({ organization, members: input.members })}
 <form method="post" action="/organizations/${organization.orgId}/invites" class="panel stack inline-form">
 <h2>Invite a member</h2>
 ${formField({ name: "email", label: "Email", type: "email", value: input.email, required: true, autocomplete: "off", error: input.error })}
@@ -125,4 +134,64 @@ ${formField({ id: `note-${id}`, name: "note", label: "Note", value: error?.field
 <p class="lead">Submissions whose forward had no clear answer (<code>forwarding</code> or <code>unknown</code>): every re-post answers EIN0052 until you settle them here. Check the chain and the upstream first.</p>
 ${input.notice ? html`<p class="notice" role="status">${input.notice}</p>` : ""}
 ${rows.length > 0 ? html`<ul class="reservations">${rows}</ul>` : html`<p class="empty panel">Nothing to reconcile: no reservation is forwarding or unknown.</p>`}`;
+}
+
+export function operatorsBody(input: {
+  viewer: { accountId: string };
+  operators: OperatorInfo[];
+  error?: string;
+}): SafeHtml {
+  const rows = input.operators.map(
+    (op) => html`<tr>
+<td>${op.email}${op.accountId === input.viewer.accountId ? html` <span class="muted">(you)</span>` : ""}</td>
+<td>${shortDate(op.joinedAt)}</td>
+<td>${op.lastSignInAt ? shortDate(op.lastSignInAt) : "never"}</td>
+<td>${op.twoFactor ? html`<span class="badge active">on</span>` : html`<span class="badge off">off</span>`}</td>
+<td>${op.disabledAt ? html`<span class="badge revoked">disabled</span>` : html`<span class="badge active">active</span>`}</td>
+<td class="row-end">${
+      op.accountId === input.viewer.accountId
+        ? ""
+        : html`<form method="post" action="/operators/${op.disabledAt ? "enable" : "disable"}" class="inline">
+${hiddenField("accountId", op.accountId)}
+<button type="submit" class="${op.disabledAt ? "secondary" : "danger"} small">${op.disabledAt ? "Enable" : "Disable"} ${op.email}</button>
+</form>`
+    }</td>
+</tr>`,
+  );
+  return html`<h1>Operators</h1>
+<p class="lead">A disabled operator is signed out at once and their password no longer signs in. Invite operators with <code>hub admin operator invite</code>.</p>
+${input.error ? html`<p class="error-box" role="alert">${input.error}</p>` : ""}
+<div class="table-wrap">
+<table>
+<caption class="visually-hidden">Operators</caption>
+<thead><tr><th scope="col">Email</th><th scope="col">Joined</th><th scope="col">Last sign-in</th><th scope="col">Two-factor</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<tbody>${rows}</tbody>
+</table>
+</div>`;
+}
+
+export function organizationStatusPanel(input: {
+  organization: Organization;
+  members: MemberInfo[];
+}): SafeHtml {
+  const { organization } = input;
+  return html`<section class="panel stack" aria-labelledby="status-title">
+<h2 id="status-title">Status ${organization.disabledAt ? html`<span class="badge revoked">disabled</span>` : html`<span class="badge active">active</span>`}</h2>
+<p>${
+    organization.disabledAt
+      ? `Disabled since ${shortDate(organization.disabledAt)}: the gateway refuses its keys (EPX0002) and its project id (EPX0009).`
+      : "Enabled: its keys and project id are served."
+  }</p>
+<form method="post" action="/organizations/${organization.orgId}/${organization.disabledAt ? "enable" : "disable"}" class="actions"${organization.disabledAt ? "" : html` data-confirm="The gateway refuses its keys and project id within 2 seconds, until you enable it again." data-confirm-title="Disable ${organization.name}?" data-confirm-button="Disable organization"`}>
+<button type="submit" class="${organization.disabledAt ? "" : "danger"}">${organization.disabledAt ? "Enable organization" : "Disable organization"}</button>
+</form>
+</section>
+<section class="panel" aria-labelledby="members-title">
+<h2 id="members-title">Members</h2>
+${
+  input.members.length > 0
+    ? html`<ul class="rows">${input.members.map((m) => html`<li>${m.email} <span class="badge ${m.role}">${m.role}</span>${m.invited ? html` <span class="badge pending">invited</span>` : ""}</li>`)}</ul>`
+    : html`<p class="empty">None yet.</p>`
+}
+</section>`;
 }

@@ -1,4 +1,4 @@
-import { passwordRule } from "../auth/dashboard-auth.js";
+import { passwordRule } from "../auth/password-rule.js";
 import { html, type SafeHtml } from "../html.js";
 import { formField } from "./form-field.js";
 import { publicPage } from "./layout.js";
@@ -44,5 +44,20 @@ ${formField({ name: "confirm", label: "Confirm password", type: "password", requ
 ${passwordFields}
 <button type="submit">${input.hasPassword ? "Sign in" : "Set password and sign in"}</button>
 </form>`,
+  );
+}
+
+/** The second step of a sign-in with two-factor on: a code from the app, or a recovery code. */
+export function codePage(input: { error?: string }): SafeHtml {
+  return publicPage(
+    "Two-factor code",
+    html`<h1>Enter your code</h1>
+<p>Your password is right. Now enter the 6-digit code your authenticator app shows, or one of your recovery codes.</p>
+${input.error ? html`<p class="error-box" role="alert" id="code-error">${input.error}</p>` : ""}
+<form method="post" action="/sign-in/code" class="stack">
+${formField({ name: "code", label: "Code", required: true, autocomplete: "one-time-code", maxlength: 20 })}
+<button type="submit">Verify</button>
+</form>
+<p class="muted"><a href="/sign-in">Start again</a></p>`,
   );
 }

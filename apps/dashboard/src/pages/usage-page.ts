@@ -1,4 +1,4 @@
-import type { OrganizationUsage, UsageHour } from "@hub/admin";
+import type { OrganizationUsage, ProjectPoolUse, UsageHour } from "@hub/admin";
 import { type ErrorCode, errorCatalogue } from "@hub/contract";
 import { html, type SafeHtml } from "../html.js";
 
@@ -36,6 +36,50 @@ ${bars}
 </svg>
 <figcaption><span class="legend key"></span>API key <span class="legend project"></span>Project id <span class="legend refused"></span>Refused <span class="muted">· the tallest bar is ${most} requests · hours in UTC</span></figcaption>
 </figure>`;
+}
+
+const poolUsed = (pool: ProjectPoolUse) =>
+  pool.admitted.reads +
+  pool.admitted.quotes +
+  pool.admitted.orders +
+  pool.poolRefusals +
+  pool.visitorRefusals;
+
+/**
+ * The project id's pool: what its visitors' calls did there per hour (hours with none left out), so an
+ * owner sees a spent pool (EPX0080, every visitor refused) apart from one address's bucket (EPX0082).
+ */
+function projectPoolSection(usage: OrganizationUsage): SafeHtml {
+  const pool = usage.totals.projectPool;
+  const hours = [...usage.hours].reverse().filter((hour) => poolUsed(hour.projectPool) > 0);
+  const row = (hour: UsageHour) => html`<tr>
+<th scope="row">${hour.hour.slice(0, 10)} ${hourLabel(hour.hour)}</th>
+<td class="num">${hour.projectPool.admitted.reads}</td>
+<td class="num">${hour.projectPool.admitted.quotes}</td>
+<td class="num">${hour.projectPool.admitted.orders}</td>
+<td class="num">${hour.projectPool.poolRefusals}</td>
+<td class="num">${hour.projectPool.visitorRefusals}</td>
+</tr>`;
+  return html`<section aria-labelledby="pool-title" class="panel">
+<h2 id="pool-title">Project id pool</h2>
+<p class="muted">Calls with your project id (from web pages) share one pool per project, and each visitor address has a bucket of its own, taken first. A quote or an order costs as much as many status reads. <code>EPX0080</code>: the project's pool was spent, so every visitor was refused; <code>EPX0082</code>: one address spent its own bucket, and the pool was not charged.</p>
+<div class="grid stats">
+<p><span class="stat">${pool.admitted.reads}</span> reads admitted</p>
+<p><span class="stat">${pool.admitted.quotes}</span> quotes admitted</p>
+<p><span class="stat">${pool.admitted.orders}</span> orders admitted</p>
+<p><span class="stat">${pool.poolRefusals}</span> pool spent (<code>EPX0080</code>)</p>
+<p><span class="stat">${pool.visitorRefusals}</span> visitor bucket spent (<code>EPX0082</code>)</p>
+</div>
+${
+  hours.length === 0
+    ? html`<p class="empty">No calls with the project id in the last ${usage.hours.length} hours.</p>`
+    : html`<div class="table-wrap"><table>
+<caption class="visually-hidden">Project id pool use per hour, newest first; hours without project id calls left out</caption>
+<thead><tr><th scope="col">Hour (UTC)</th><th scope="col" class="num">Reads admitted</th><th scope="col" class="num">Quotes admitted</th><th scope="col" class="num">Orders admitted</th><th scope="col" class="num">Pool spent (EPX0080)</th><th scope="col" class="num">Visitor bucket spent (EPX0082)</th></tr></thead>
+<tbody>${hours.map(row)}</tbody>
+</table></div>`
+}
+</section>`;
 }
 
 function codeSummary(code: string): string {
@@ -87,6 +131,7 @@ ${
 </table></div>`
 }
 </section>
+${projectPoolSection(usage)}
 <section aria-labelledby="hours-title">
 <h2 id="hours-title">Per hour</h2>
 <div class="table-wrap">

@@ -1,7 +1,9 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { type DashboardContext, type DashboardFastify, sendPage } from "../http/dashboard-context.js";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { html } from "../html.js";
+import { type DashboardContext, type DashboardFastify, sendPage } from "../http/dashboard-context.js";
 import { publicPage } from "../pages/layout.js";
 
 /** The integrator's guides under docs/, served as Markdown beside the rendered reference. */
@@ -17,34 +19,72 @@ const docsDir = new URL("../../../../docs/", import.meta.url);
 // The contract's generated files as committed (the drift check holds them to the code): reading them costs
 // nothing at start, where rendering the document takes about half a second.
 const contractDir = new URL("../../../../packages/contract/", import.meta.url);
-const REDOCLY_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg";
-const redocBundle = createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js");
+// Scalar's API reference (MIT, @scalar/api-reference): one self-contained script of about 4.9 MB
+// (1.4 MB gzipped), served from here. The package is a dev dependency (its own dependencies bring vite,
+// esbuild and TypeScript): `npm run build` copies the script into dist/vendor/, which the built copy
+// reads; a checkout reads it beside the package's entry (its exports name no subpath for it).
+function scalarBundlePath(): string {
+  const built = fileURLToPath(new URL("../vendor/scalar-standalone.js", import.meta.url));
+  if (existsSync(built)) return built;
+  return join(
+    dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")),
+    "browser/standalone.js",
+  );
+}
+const scalarBundle = scalarBundlePath();
 
 /**
- * Redoc styles itself with inline styles and runs its sample rendering in a blob worker; the reference
- * page alone allows those (docs/decisions.md, API reference), and still no script from elsewhere.
+ * Scalar's stylesheet declares its fonts from fonts.scalar.com whatever `withDefaultFonts` says; the page
+ * uses the system's fonts instead (api-reference.js), so those declarations are cut out. A Scalar version
+ * that moves them fails the script's route (the dashboard's browser test loads it) rather than loading
+ * fonts from elsewhere.
  */
-const REFERENCE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; worker-src blob:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
+function withoutWebFonts(bundle: string): string {
+  const start = bundle.indexOf("`/* Inter (--scalar-font) */");
+  const end = bundle.indexOf("`", start + 1);
+  if (start < 0 || end < 0 || !bundle.slice(start, end).includes("fonts.scalar.com"))
+    throw new Error(`${scalarBundle}: Scalar's font declarations not found; check the page loads no fonts`);
+  const cut = `${bundle.slice(0, start)}\`/* fonts: the system's */${bundle.slice(end)}`;
+  if (cut.includes("fonts.scalar.com"))
+    throw new Error(`${scalarBundle}: fonts.scalar.com left in the bundle`);
+  return cut;
+}
 
-/** What /docs serves besides its pages, read once. */
+/**
+ * Scalar styles itself with inline styles; the reference page alone allows those (docs/decisions.md,
+ * API reference), still no script from elsewhere. Its console calls the gateway, so the API's origin
+ * is the one other place the page may connect to.
+ */
+function referenceCsp(apiOrigin: string): string {
+  return `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self' ${apiOrigin}; worker-src blob:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'`;
+}
+
+/** A file's contents, read on its first request and kept (not at start: Scalar's script alone is 4.9 MB). */
+function readOnce<T>(read: () => T): () => T {
+  let body: T | undefined;
+  return () => {
+    body ??= read();
+    return body;
+  };
+}
+
+/** What /docs serves besides its pages. */
 const DOC_FILES = {
   "openapi.yaml": {
     type: "application/yaml; charset=utf-8",
-    body: readFileSync(new URL("openapi.yaml", contractDir)),
+    body: readOnce(() => readFileSync(new URL("openapi.yaml", contractDir))),
   },
   "errors.json": {
     type: "application/json; charset=utf-8",
-    body: readFileSync(new URL("errors.json", contractDir)),
+    body: readOnce(() => readFileSync(new URL("errors.json", contractDir))),
   },
-  "redoc.standalone.js": {
+  "scalar.standalone.js": {
     type: "text/javascript; charset=utf-8",
-    // Redoc's sidebar shows its maker's logo from a CDN; an empty image makes it drop the logo instead.
-    body: readFileSync(redocBundle, "utf8").replace(REDOCLY_LOGO, "data:,"),
+    body: readOnce(() => withoutWebFonts(readFileSync(scalarBundle, "utf8"))),
   },
   "api-reference.js": {
     type: "text/javascript; charset=utf-8",
-    body: readFileSync(new URL("../../assets/api-reference.js", import.meta.url)),
+    body: readOnce(() => readFileSync(new URL("../../assets/api-reference.js", import.meta.url))),
   },
 } as const;
 
@@ -53,8 +93,8 @@ const GUIDE_TEXTS = new Map<string, string>(
 );
 
 /**
- * /docs: the API reference rendered by Redoc from the contract's OpenAPI document (the one the hub
- * serves; nothing from a CDN), the document itself, the error catalogue as JSON and the Markdown
+ * /docs: the API reference rendered by Scalar from the contract's OpenAPI document (the one the hub
+ * serves; nothing from a CDN), with a console that sends calls to the gateway and code samples per language, the document itself, the error catalogue as JSON and the Markdown
  * guides. Public: an integrator reads them before having an account.
  */
 export function registerDocsRoutes(app: DashboardFastify, context: DashboardContext): void {
@@ -66,7 +106,7 @@ export function registerDocsRoutes(app: DashboardFastify, context: DashboardCont
         html`<h1>Documentation</h1>
 <p>The API's base URL: <code>${context.apiBaseUrl}</code>.</p>
 <ul>
-<li><a href="/docs/api">API reference</a>: every route, its fields, examples and error codes.</li>
+<li><a href="/docs/api">API reference</a>: every route, its fields, examples and error codes, a console to try calls and code samples per language.</li>
 <li><a href="/docs/openapi.yaml">OpenAPI 3.1 document</a> (YAML), for generated clients.</li>
 <li><a href="/docs/errors.json">Error catalogue</a> (JSON): each code's status, block and what a client does.</li>
 </ul>
@@ -78,10 +118,24 @@ ${GUIDES.map(({ file, title }) => html`<li><a href="/docs/guides/${file}">${titl
     ),
   );
 
-  app.get("/docs/api", async (_request, reply) =>
-    reply
+  app.get("/docs/api", async (request, reply) => {
+    // The console is prefilled with the signed-in member's project id (a public credential the gateway
+    // accepts from this page's origin once it is allowed), else with a placeholder to replace.
+    const viewer = request.viewer;
+    const project =
+      viewer?.role === "member" && viewer.orgId
+        ? (await context.adminFor(viewer).showOrganization({ orgId: viewer.orgId })).project
+        : undefined;
+    const config = {
+      apiBaseUrl: context.apiBaseUrl,
+      projectId: project?.projectId ?? "proj_YOUR_PROJECT_ID",
+      signedIn: project !== undefined,
+    };
+    // JSON in a data block (never run): "<" escaped so no value can close the element.
+    const json = JSON.stringify(config).replaceAll("<", "\\u003c");
+    return reply
       .type("text/html; charset=utf-8")
-      .header("content-security-policy", REFERENCE_CSP)
+      .header("content-security-policy", referenceCsp(new URL(context.apiBaseUrl).origin))
       .send(`<!doctype html>
 <html lang="en">
 <head>
@@ -91,13 +145,14 @@ ${GUIDES.map(({ file, title }) => html`<li><a href="/docs/guides/${file}">${titl
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 </head>
 <body>
-<div id="redoc"></div>
-<script src="/docs/redoc.standalone.js"></script>
+<div id="hub-api-reference"></div>
+<script id="reference-config" type="application/json">${json}</script>
+<script src="/docs/scalar.standalone.js"></script>
 <script src="/docs/api-reference.js"></script>
 </body>
 </html>
-`),
-  );
+`);
+  });
 
   app.get<{ Params: { name: string } }>("/docs/guides/:name", async (request, reply) => {
     const guide = GUIDE_TEXTS.get(request.params.name);
@@ -106,6 +161,6 @@ ${GUIDES.map(({ file, title }) => html`<li><a href="/docs/guides/${file}">${titl
   });
 
   for (const [name, file] of Object.entries(DOC_FILES)) {
-    app.get(`/docs/${name}`, async (_request, reply) => reply.type(file.type).send(file.body));
+    app.get(`/docs/${name}`, async (_request, reply) => reply.type(file.type).send(file.body()));
   }
 }
