@@ -12,8 +12,8 @@ import {
   type QuoteInput,
   type SubmitStep,
   type SubmittedOrder,
-} from "@hub/sdk";
-import { viemWalletOverHttp } from "@hub/sdk/viem";
+} from "@intent-hub/sdk";
+import { viemWalletOverHttp } from "@intent-hub/sdk/viem";
 import {
   type Address,
   address,
@@ -65,7 +65,7 @@ export async function exampleSetup(lane: string, accountIndex: number) {
   const account = privateKeyToAccount(dev.accounts[accountIndex]!.privateKey);
   const rpcUrls = Object.fromEntries(dev.chains.map((chain) => [chain.chainId, chain.rpcUrl]));
   const wallet = viemWalletOverHttp(account, rpcUrls);
-  const catalog = await client.catalog();
+  const catalog = await client.getCatalog();
   const [origin, destination] = catalog.families.evm as [Chain, Chain];
   print("stack", `${dev.baseUrl} as ${subject}, wallet ${account.address}`);
   return { dev, client, catalog, account, wallet, origin, destination, rpcUrls };
@@ -95,11 +95,15 @@ export async function quoteOnLane(
   request: QuoteInput,
   lane: string,
 ): Promise<PreparedQuote> {
-  const preview = await client.preview(request);
+  const preview = await client.previewQuote(request);
   const offer = preview.offers.find((entry) => entry.lane === lane);
   if (!offer)
     throw new Error(`no ${lane} offer among ${preview.offers.map((entry) => entry.lane).join(", ")}`);
-  const quote = await client.prepare({ ...request, preparationId: randomUUID(), provider: offer.provider });
+  const quote = await client.prepareQuote({
+    ...request,
+    preparationId: randomUUID(),
+    provider: offer.provider,
+  });
   print(
     "quote",
     `${quote.lane} by ${quote.provider}: pay ${quote.input.amount} of ${quote.input.asset}, receive ${quote.output.amount} of ${quote.output.asset} (quoteId ${quote.quoteId}, expires ${quote.expiresAt})`,
@@ -163,7 +167,7 @@ export async function followAndReport(
     else print("handoff", event.reason);
   }
   if (!fillKey) throw new Error("no on-chain id to read the money facts by");
-  const fill = await client.fill(fillKey);
+  const fill = await client.getOnchainFill(fillKey);
   for (const paid of fill.fills) {
     print("money", `filled ${paid.amount} to ${paid.recipient} on ${paid.chainDomain} in ${paid.txHash}`);
   }
@@ -171,7 +175,7 @@ export async function followAndReport(
   if (fill.settledTx) print("money", `settled on ${fill.settledTx.chainDomain} in ${fill.settledTx.txHash}`);
   const opened = [];
   for (const tx of order.sent.filter((entry) => entry.kind === "step")) {
-    const found = await client.orderByTransaction(`eip155:${tx.chainId}`, tx.hash);
+    const found = await client.getOrderByTransaction(`eip155:${tx.chainId}`, tx.hash);
     print("money", `step ${tx.hash} → order ${found.orderId} (${found.event})`);
     opened.push(found.orderId);
   }

@@ -1,7 +1,7 @@
 // The Solana lane (oif-escrow-nonevm): quote USDC on the Solana chain to USDC on eip155:31338 for a Solana
-// user, sign the disclosed message with the user's Ed25519 key (@hub/sdk/solana), register the 97-byte
+// user, sign the disclosed message with the user's Ed25519 key (@intent-hub/sdk/solana), register the 97-byte
 // envelope, follow it to settled and show the EVM recipient's balance before and after.
-import { solanaWalletFromSecretKey } from "@hub/sdk/solana";
+import { solanaWalletFromSecretKey } from "@intent-hub/sdk/solana";
 import {
   assetKey,
   evmTokenBalance,

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { after, before } from "node:test";
 import { promisify } from "node:util";
 import { startReadyStack } from "@hub/cli-app/test-stack";
-import { createHubClient, type OrdersList } from "@hub/sdk";
+import { createHubClient, type OrdersList } from "@intent-hub/sdk";
 
 const root = new URL("../../", import.meta.url).pathname;
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createHubClient, hubOrderIdOf, type SubmitStep } from "@hub/sdk";
-import { viemWalletOverHttp } from "@hub/sdk/viem";
+import { createHubClient, hubOrderIdOf, type SubmitStep } from "@intent-hub/sdk";
+import { viemWalletOverHttp } from "@intent-hub/sdk/viem";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { exampleHarness, stepsOf } from "./example-harness.js";
@@ -82,7 +82,7 @@ test("on the real stack a lost openFor answer is recovered: the SDK reads the or
   };
   const subject = "sdk-lost-answer";
   const client = createHubClient({ baseUrl: dev.baseUrl, apiKey: dev.apiKey, subject, fetch: losingFetch });
-  const [origin, destination] = (await client.catalog()).families.evm;
+  const [origin, destination] = (await client.getCatalog()).families.evm;
   const usdc = (chain: typeof origin) => chain!.assets.find((asset) => asset.symbol === "USDC")!.key;
   const request = {
     sourceAsset: usdc(origin),
@@ -91,9 +91,11 @@ test("on the real stack a lost openFor answer is recovered: the SDK reads the or
     recipient: account.address,
     sourceAccount: account.address,
   };
-  const offer = (await client.preview(request)).offers.find((entry) => entry.lane === "aggregator-gasless");
+  const offer = (await client.previewQuote(request)).offers.find(
+    (entry) => entry.lane === "aggregator-gasless",
+  );
   assert.ok(offer, "an EIP-3009 offer");
-  const quote = await client.prepare({
+  const quote = await client.prepareQuote({
     ...request,
     preparationId: "sdk-lost-answer",
     provider: offer.provider,

@@ -1,8 +1,9 @@
-// Builds the publishable package: `tsc` into dist/ (or the folder given), then a package.json there whose
-// exports point at the emitted JavaScript. Publish with `npm publish <outDir>`. The SDK imports the
-// contract's types only, so nothing of @hub/contract is in the emitted JavaScript; its declarations are
-// written out in full into types.d.ts, so the published types need neither the contract nor zod.
-// test/build.test.ts checks both.
+// Builds the publishable package: `tsc` into dist/ (or the folder given): ES2022 modules, declarations and
+// source maps (sources inlined, so a debugger needs no src/). package.json's exports point at dist/ for
+// consumers and at src/ under the workspace's own `source` condition. `npm pack` / `npm publish` run this
+// first (prepack). The SDK imports the contract's types only, so nothing of @hub/contract is in the
+// emitted JavaScript; its declarations are written out in full into types.d.ts, so the published types
+// need neither the contract nor zod. test/build.test.ts and test/pack.slow.test.ts check both.
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -24,6 +25,8 @@ function expandedTypes(file: string): string {
   const program = ts.createProgram([file], {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    // The workspace's packages resolve to their sources (their `source` export); built, they carry no types.
+    customConditions: ["source"],
     target: ts.ScriptTarget.ES2022,
     strict: true,
     skipLibCheck: true,
@@ -41,17 +44,4 @@ function expandedTypes(file: string): string {
 }
 
 const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
-const entry = (name: string) => ({ types: `./${name}.d.ts`, default: `./${name}.js` });
-const published = {
-  name: manifest.name,
-  version: manifest.version,
-  description: manifest.description,
-  license: manifest.license,
-  type: "module",
-  exports: { ".": entry("index"), "./viem": entry("viem"), "./solana": entry("solana") },
-  peerDependencies: manifest.peerDependencies,
-  peerDependenciesMeta: manifest.peerDependenciesMeta,
-};
-writeFileSync(join(outDir, "package.json"), `${JSON.stringify(published, null, 2)}\n`);
-writeFileSync(join(outDir, "README.md"), readFileSync(join(packageDir, "README.md")));
-console.log(`built ${manifest.name}@${manifest.version} in ${outDir}`);
+console.error(`built ${manifest.name}@${manifest.version} in ${outDir}`);

@@ -6,6 +6,7 @@ import type {
   Catalog,
   HubOrderStatus,
   OnchainFill,
+  OnchainOrder,
   OnchainRefund,
   OnchainTxOrder,
   OrdersList,
@@ -32,24 +33,67 @@ export interface ListOrdersOptions extends CallOptions {
   limit?: number;
 }
 
+/**
+ * One method per route, named after its operationId in the contract's route table (the OpenAPI
+ * document's), plus `submit` and `track`, which do a lane's whole registration and follow-up. The
+ * earlier short names remain as deprecated aliases until 1.0.
+ */
 export interface HubClient {
-  catalog(options?: CallOptions): Promise<Catalog>;
-  quote(request: QuoteInput, options?: CallOptions): Promise<QuoteWinner>;
-  preview(request: QuoteInput, options?: CallOptions): Promise<QuotePreview>;
-  prepare(request: PrepareInput, options?: CallOptions): Promise<PreparedQuote>;
-  /** An EvmWallet on the EVM lanes, a SolanaWallet on `oif-escrow-nonevm`. */
+  /** GET /catalog (getCatalog). */
+  getCatalog(options?: CallOptions): Promise<Catalog>;
+  /** POST /quote (createQuote): the best completable offer. */
+  createQuote(request: QuoteInput, options?: CallOptions): Promise<QuoteWinner>;
+  /** POST /quote/preview (previewQuote): every offer, signs nothing. */
+  previewQuote(request: QuoteInput, options?: CallOptions): Promise<QuotePreview>;
+  /** POST /quote/prepare (prepareQuote): the chosen provider's offer, ready to sign. */
+  prepareQuote(request: PrepareInput, options?: CallOptions): Promise<PreparedQuote>;
+  /**
+   * Does what the winner's lane asks and registers it (POST /order/openfor, submitOpenForOrder; POST
+   * /order, createOrder, on the open flow). An EvmWallet on the EVM lanes, a SolanaWallet on
+   * `oif-escrow-nonevm`.
+   */
   submit(winner: Winner, wallet: Wallet, options?: SubmitOptions): Promise<SubmittedOrder>;
+  /** Follows a submitted order through the status views until a final state. */
   track(order: SubmittedOrder, options?: TrackOptions): AsyncGenerator<TrackEvent>;
+  /** GET /order/{orderId}/status (getOrderStatus), by hubOrderId. */
+  getOrderStatus(hubOrderId: string, options?: CallOptions): Promise<UpstreamOrderStatus>;
+  /** GET /status/{orderId} (getHubStatus): the open flow's status. */
+  getHubStatus(orderId: string, options?: CallOptions): Promise<HubOrderStatus>;
+  /** GET /onchain/{orderId}/fill (getOnchainFill): the money facts. */
+  getOnchainFill(onchainOrderId: string, options?: CallOptions): Promise<OnchainFill>;
+  /** GET /onchain/{orderId}/order (getOnchainOrder): the order as the chain holds it. */
+  getOnchainOrder(onchainOrderId: string, options?: CallOptions): Promise<OnchainOrder>;
+  /** GET /onchain/tx/{chainDomain}/{txHash}/order (getOrderByTransaction). */
+  getOrderByTransaction(chainDomain: string, txHash: string, options?: CallOptions): Promise<OnchainTxOrder>;
+  /** GET /onchain/{orderId}/refund (getOnchainRefund). */
+  getOnchainRefund(
+    onchainOrderId: string,
+    options?: CallOptions & { query?: Record<string, string> },
+  ): Promise<OnchainRefund>;
+  /** GET /orders (listOrders): one page of the subject's openFor orders; runs the canary check once per client first. */
+  listOrders(options?: ListOrdersOptions): Promise<OrdersList>;
+
+  /** @deprecated Use getCatalog. */
+  catalog(options?: CallOptions): Promise<Catalog>;
+  /** @deprecated Use createQuote. */
+  quote(request: QuoteInput, options?: CallOptions): Promise<QuoteWinner>;
+  /** @deprecated Use previewQuote. */
+  preview(request: QuoteInput, options?: CallOptions): Promise<QuotePreview>;
+  /** @deprecated Use prepareQuote. */
+  prepare(request: PrepareInput, options?: CallOptions): Promise<PreparedQuote>;
+  /** @deprecated Use getOrderStatus. */
   orderStatus(hubOrderId: string, options?: CallOptions): Promise<UpstreamOrderStatus>;
+  /** @deprecated Use getHubStatus. */
   hubStatus(orderId: string, options?: CallOptions): Promise<HubOrderStatus>;
+  /** @deprecated Use getOnchainFill. */
   fill(onchainOrderId: string, options?: CallOptions): Promise<OnchainFill>;
+  /** @deprecated Use getOrderByTransaction. */
   orderByTransaction(chainDomain: string, txHash: string, options?: CallOptions): Promise<OnchainTxOrder>;
+  /** @deprecated Use getOnchainRefund. */
   refund(
     onchainOrderId: string,
     options?: CallOptions & { query?: Record<string, string> },
   ): Promise<OnchainRefund>;
-  /** One page of the subject's openFor orders; runs the canary check once per client first. */
-  listOrders(options?: ListOrdersOptions): Promise<OrdersList>;
 }
 
 /** A client for one credential and one subject. */
@@ -74,25 +118,42 @@ export function createHubClient(options: HubClientOptions): HubClient {
     }
   }
 
-  return {
-    catalog: (o) => get<Catalog>("/catalog", o),
-    quote: (request, o) => post<QuoteWinner>("/quote", request, o),
-    preview: (request, o) => post<QuotePreview>("/quote/preview", request, o),
-    prepare: (request, o) => post<PreparedQuote>("/quote/prepare", request, o),
-    submit: (winner, wallet, o) => submitWinner(call, winner, wallet, o),
-    track: (order, o) => trackOrder(call, order, o),
-    orderStatus: (hubOrderId, o) => get<UpstreamOrderStatus>(`/order/${id(hubOrderId)}/status`, o),
-    hubStatus: (orderId, o) => get<HubOrderStatus>(`/status/${id(orderId)}`, o),
-    fill: (onchainOrderId, o) => get<OnchainFill>(`/onchain/${id(onchainOrderId)}/fill`, o),
-    orderByTransaction: (chainDomain, txHash, o) =>
+  const routes = {
+    getCatalog: (o?: CallOptions) => get<Catalog>("/catalog", o),
+    createQuote: (request: QuoteInput, o?: CallOptions) => post<QuoteWinner>("/quote", request, o),
+    previewQuote: (request: QuoteInput, o?: CallOptions) => post<QuotePreview>("/quote/preview", request, o),
+    prepareQuote: (request: PrepareInput, o?: CallOptions) =>
+      post<PreparedQuote>("/quote/prepare", request, o),
+    getOrderStatus: (hubOrderId: string, o?: CallOptions) =>
+      get<UpstreamOrderStatus>(`/order/${id(hubOrderId)}/status`, o),
+    getHubStatus: (orderId: string, o?: CallOptions) => get<HubOrderStatus>(`/status/${id(orderId)}`, o),
+    getOnchainFill: (onchainOrderId: string, o?: CallOptions) =>
+      get<OnchainFill>(`/onchain/${id(onchainOrderId)}/fill`, o),
+    getOrderByTransaction: (chainDomain: string, txHash: string, o?: CallOptions) =>
       get<OnchainTxOrder>(`/onchain/tx/${id(chainDomain)}/${id(txHash)}/order`, o),
-    refund: (onchainOrderId, o = {}) =>
+    getOnchainRefund: (onchainOrderId: string, o: CallOptions & { query?: Record<string, string> } = {}) =>
       call<OnchainRefund>({
         method: "GET",
         path: `/onchain/${id(onchainOrderId)}/refund`,
         query: o.query,
         signal: o.signal,
       }),
+  };
+
+  return {
+    ...routes,
+    getOnchainOrder: (onchainOrderId, o) => get<OnchainOrder>(`/onchain/${id(onchainOrderId)}/order`, o),
+    submit: (winner, wallet, o) => submitWinner(call, winner, wallet, o),
+    track: (order, o) => trackOrder(call, order, o),
+    catalog: routes.getCatalog,
+    quote: routes.createQuote,
+    preview: routes.previewQuote,
+    prepare: routes.prepareQuote,
+    orderStatus: routes.getOrderStatus,
+    hubStatus: routes.getHubStatus,
+    fill: routes.getOnchainFill,
+    orderByTransaction: routes.getOrderByTransaction,
+    refund: routes.getOnchainRefund,
     async listOrders(o = {}) {
       canary ??= canaryCheck(o.signal).catch((error) => {
         canary = undefined;

@@ -57,6 +57,8 @@ export type SdkErrorCode =
   | "ESDK_NO_SIGN_INTENT"
   | "ESDK_TX_REVERTED"
   | "ESDK_WALLET"
+  | "ESDK_WALLET_REJECTED"
+  | "ESDK_WRONG_CHAIN"
   | "ESDK_WALLET_FAMILY"
   | "ESDK_SENDER_MISMATCH"
   | "ESDK_DIGEST_MISMATCH"
@@ -121,10 +123,11 @@ export class HubError extends Error {
     this.sent = fields.sent ?? [];
   }
 
-  /** The same error, carrying the transactions a submission had sent before it. */
+  /** The same error (of the same class), carrying the transactions a submission had sent before it. */
   withSent(sent: readonly SentTransaction[]): HubError {
     if (sent.length === 0) return this;
-    return new HubError({ ...this.fields(), sent });
+    const Class = this.constructor as new (fields: HubErrorFields) => HubError;
+    return new Class({ ...this.fields(), sent });
   }
 
   private fields(): HubErrorFields {
@@ -139,4 +142,34 @@ export class HubError extends Error {
       cause: this.cause,
     };
   }
+}
+
+/**
+ * The user refused in the wallet (EIP-1193 code 4001, viem's UserRejectedRequestError, a Wallet Standard
+ * wallet's rejection): a HubError with code `ESDK_WALLET_REJECTED` and `kind` "user-rejected", terminal.
+ * Nothing was signed for the step refused; `sent` lists what had been sent before it. Offer the user to
+ * try again with the same quote while it is valid, or to quote again when `sent` is empty.
+ */
+export class WalletRejectedError extends HubError {
+  readonly kind = "user-rejected" as const;
+
+  constructor(fields: Omit<HubErrorFields, "code" | "status"> & { code?: string; status?: number }) {
+    super({ ...fields, code: "ESDK_WALLET_REJECTED", status: 0 });
+    this.name = "WalletRejectedError";
+  }
+}
+
+/**
+ * True when the error (or any error in its `cause` chain) is a user's refusal in the wallet: EIP-1193
+ * code 4001 (MetaMask, Rabby, Coinbase Wallet, Phantom's EVM and Solana providers), viem's
+ * UserRejectedRequestError, or an error named WalletSignMessageError / WalletSignTransactionError with
+ * such a cause.
+ */
+export function isUserRejection(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 8; depth++) {
+    const { code, name } = e as { code?: unknown; name?: unknown };
+    if (code === 4001 || code === "ACTION_REJECTED" || name === "UserRejectedRequestError") return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }

@@ -5,7 +5,16 @@ export {
   type HubClientOptions,
   type ListOrdersOptions,
 } from "./client.js";
-export { blockOf, errorBlocks, HubError, type SdkErrorCode, type SentTransaction } from "./errors.js";
+export {
+  blockOf,
+  errorBlocks,
+  HubError,
+  type HubErrorFields,
+  isUserRejection,
+  type SdkErrorCode,
+  type SentTransaction,
+  WalletRejectedError,
+} from "./errors.js";
 export { hubOrderIdOf } from "./hub-order-id.js";
 export {
   SOLANA_ENVELOPE_BYTES,

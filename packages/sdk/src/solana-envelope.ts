@@ -20,20 +20,20 @@ export function encodeBase58(bytes: Uint8Array): string {
   let zeros = 0;
   while (zeros < bytes.length && bytes[zeros] === 0) zeros++;
   const digits: number[] = [];
-  for (let i = zeros; i < bytes.length; i++) {
-    let carry = bytes[i]!;
-    for (let j = 0; j < digits.length; j++) {
-      carry += digits[j]! << 8;
+  for (const byte of bytes.subarray(zeros)) {
+    let carry = byte;
+    digits.forEach((digit, j) => {
+      carry += digit << 8;
       digits[j] = carry % 58;
       carry = (carry / 58) | 0;
-    }
+    });
     while (carry > 0) {
       digits.push(carry % 58);
       carry = (carry / 58) | 0;
     }
   }
   let text = "1".repeat(zeros);
-  for (let i = digits.length - 1; i >= 0; i--) text += ALPHABET[digits[i]!];
+  for (const digit of digits.reverse()) text += ALPHABET[digit];
   return text;
 }
 
@@ -43,21 +43,21 @@ export function solanaPublicKeyBytes(address: string): Uint8Array | undefined {
   let zeros = 0;
   while (zeros < address.length && address[zeros] === "1") zeros++;
   const bytes: number[] = [];
-  for (let i = zeros; i < address.length; i++) {
-    let carry = ALPHABET.indexOf(address[i]!);
+  for (const character of address.slice(zeros)) {
+    let carry = ALPHABET.indexOf(character);
     if (carry < 0) return undefined;
-    for (let j = 0; j < bytes.length; j++) {
-      carry += bytes[j]! * 58;
+    bytes.forEach((byte, j) => {
+      carry += byte * 58;
       bytes[j] = carry & 0xff;
       carry >>= 8;
-    }
+    });
     while (carry > 0) {
       bytes.push(carry & 0xff);
       carry >>= 8;
     }
   }
   const out = new Uint8Array(zeros + bytes.length);
-  for (let i = 0; i < bytes.length; i++) out[out.length - 1 - i] = bytes[i]!;
+  out.set(bytes.reverse(), zeros);
   return out.length === 32 ? out : undefined;
 }
 
@@ -76,7 +76,8 @@ export function encodeBase64(bytes: Uint8Array): string {
 
 /** The payload's checksum as the hub computes it: base58 of SHA-256 of the message bytes (WebCrypto). */
 export async function solanaMessageDigest(message: Uint8Array): Promise<string> {
-  return encodeBase58(new Uint8Array(await crypto.subtle.digest("SHA-256", message)));
+  // A copy on its own ArrayBuffer: the DOM's BufferSource refuses a view that may sit on a SharedArrayBuffer.
+  return encodeBase58(new Uint8Array(await crypto.subtle.digest("SHA-256", new Uint8Array(message))));
 }
 
 function refuse(code: string, message: string): never {

@@ -1,7 +1,7 @@
 import type { EvmWallet } from "./wallet.js";
 
 /**
- * What `submit` needs of a Solana wallet on the `oif-escrow-nonevm` lane. `@hub/sdk/solana` makes one
+ * What `submit` needs of a Solana wallet on the `oif-escrow-nonevm` lane. `@intent-hub/sdk/solana` makes one
  * from a @solana/kit key pair; any other wallet fits by implementing these two members.
  */
 export interface SolanaWallet {

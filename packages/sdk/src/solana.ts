@@ -1,5 +1,5 @@
 // The @solana/kit adapter: a SolanaWallet from a key pair. @solana/kit is an optional peer: only this
-// entry point (`@hub/sdk/solana`) imports it.
+// entry point (`@intent-hub/sdk/solana`) imports it.
 import {
   createKeyPairSignerFromBytes,
   createSignerFromKeyPair,

@@ -1,4 +1,4 @@
-import { HubError, type SentTransaction } from "./errors.js";
+import { HubError, isUserRejection, type SentTransaction, WalletRejectedError } from "./errors.js";
 import { hubOrderIdOf } from "./hub-order-id.js";
 import { type SolanaSignPayload, signSolanaPayload } from "./solana-envelope.js";
 import { isSolanaWallet, type Wallet } from "./solana-wallet.js";
@@ -42,6 +42,17 @@ export interface SubmitOptions {
   onStep?: (step: SubmitStep) => void;
 }
 
+/** One submission: what each of its steps reads, and the transactions sent so far. */
+interface Submission {
+  readonly call: Transport;
+  readonly winner: Winner;
+  readonly wallet: Wallet;
+  readonly signal: AbortSignal | undefined;
+  readonly onStep: (step: SubmitStep) => void;
+  readonly hubOrderId: string;
+  readonly sent: SentTransaction[];
+}
+
 /**
  * Does what the winner's lane asks, once: sign (Permit2, EIP-3009, Solana), or send executionTx (proxy
  * lanes, open flow) and sign signIntent (open flow); then registers. A lost answer is recovered by reading the
@@ -56,10 +67,139 @@ export async function submitWinner(
 ): Promise<SubmittedOrder> {
   const { signal, onStep = () => {} } = options;
   const hubOrderId = await hubOrderIdOf(winner.quoteId);
-  const sent: SentTransaction[] = [];
+  const submission: Submission = { call, winner, wallet, signal, onStep, hubOrderId, sent: [] };
+  const { sent } = submission;
+  try {
+    return await submitLane(submission);
+  } catch (error) {
+    if (error instanceof HubError) throw error.withSent(sent);
+    // The user's refusal in the wallet: its own kind, so a page can say so and offer to try again.
+    if (isUserRejection(error)) {
+      throw new WalletRejectedError({ message: `wallet: the user rejected the request`, cause: error, sent });
+    }
+    // The wallet's own failure (RPC error, a wallet bug): the one error class, with what was sent.
+    throw new HubError({
+      code: "ESDK_WALLET",
+      status: 0,
+      message: `wallet: ${String(error)}`,
+      cause: error,
+      sent,
+    });
+  }
+}
 
-  /** After a lost answer: read the order by its id, once more after a pause if not found, then the caller re-posts. */
-  const readBack = (path: string) => async (error: HubError) => {
+/** Signs or sends what the winner's lane asks, then registers the order. */
+async function submitLane(submission: Submission): Promise<SubmittedOrder> {
+  const { winner, wallet, sent, onStep } = submission;
+  switch (winner.lane) {
+    case "oif-escrow-gasless":
+      // Permit2: the scheme byte 0x00, then the 65-byte ECDSA signature.
+      return await registerOpenFor(
+        submission,
+        await signTyped(submission, winner.signPayload as TypedData, "0x00"),
+      );
+    case "aggregator-gasless":
+      // EIP-3009: the raw signature of the inner payload of {chainId, payload}.
+      return await registerOpenFor(
+        submission,
+        await signTyped(submission, (winner.signPayload as { payload: TypedData }).payload, "0x"),
+      );
+    case "oif-wrap-native":
+    case "oif-swap-token":
+      await sendAll(requireExecutionTx(winner), evmWallet(submission), sent, onStep);
+      return await registerOpenFor(submission);
+    case "oif-escrow-nonevm": {
+      // Solana: the 97-byte envelope, after the sender and digest checks; never signed twice.
+      if (!isSolanaWallet(wallet)) refuseFamily("a Solana winner needs a Solana wallet");
+      const signature = await signSolanaPayload(
+        winner.signPayload as SolanaSignPayload,
+        wallet,
+        winner.sourceAccount,
+      );
+      onStep({ step: "signed", lane: winner.lane, signature });
+      return await registerOpenFor(submission, signature);
+    }
+    case "open-flow":
+      return await submitOpenFlow(submission);
+    default:
+      throw new HubError({
+        code: "ESDK_NOT_COMPLETABLE",
+        status: 0,
+        message: `a ${winner.lane} winner is not completable by submit`,
+      });
+  }
+}
+
+/** Sends executionTx, signs signIntent, and registers the signed order. */
+async function submitOpenFlow(submission: Submission): Promise<SubmittedOrder> {
+  const { winner, sent, onStep, hubOrderId } = submission;
+  // Without signIntent a signed registration is impossible: refuse before anything is sent.
+  const signIntent = winner.signIntent;
+  if (!signIntent) {
+    throw new HubError({
+      code: "ESDK_NO_SIGN_INTENT",
+      status: 0,
+      message: "the winner carries no signIntent: re-quote with sourceAccount before sending anything",
+    });
+  }
+  const payer = evmWallet(submission);
+  await sendAll(requireExecutionTx(winner), payer, sent, onStep);
+  const signature = await payer.signMessage(signIntent);
+  onStep({ step: "signed", lane: winner.lane, signature });
+  const body = {
+    quoteId: winner.quoteId,
+    artifactHash: winner.disclosure.signableHash,
+    signature,
+    signer: payer.address,
+    scheme: "eip191",
+  };
+  const ack = await register<OrderCreateAck>(submission, "/order", body, `/status/${hubOrderId}`);
+  return acked(submission, {
+    kind: "open-flow",
+    lane: winner.lane,
+    quoteId: winner.quoteId,
+    orderId: ack.orderId,
+    ack,
+    sent,
+  });
+}
+
+async function registerOpenFor(submission: Submission, signature?: string): Promise<SubmittedOrder> {
+  const { winner, hubOrderId, sent } = submission;
+  const body = {
+    quoteRequestId: winner.quoteRequestId,
+    quoteId: winner.quoteId,
+    ...(signature ? { signature } : {}),
+  };
+  const ack = await register<OpenForAck>(submission, "/order/openfor", body, `/order/${hubOrderId}/status`);
+  return acked(submission, {
+    kind: "openfor",
+    lane: winner.lane,
+    quoteId: winner.quoteId,
+    hubOrderId: ack.hubOrderId,
+    onchainOrderId: ack.orderId,
+    ack,
+    sent,
+  });
+}
+
+/** POST a registration; a lost answer is read back by hubOrderId and re-posted; EIN0052 stops at once. */
+function register<T>(submission: Submission, path: string, body: object, readPath: string): Promise<T> {
+  const { call, signal } = submission;
+  return call<T>({
+    method: "POST",
+    path,
+    body,
+    signal,
+    stopOn: ["EIN0052"],
+    onLostAnswer: readBack(submission, readPath),
+  });
+}
+
+/** After a lost answer: read the order by its id, once more after a pause if not found, then the caller re-posts. */
+function readBack(submission: Submission, path: string): (error: HubError) => Promise<void> {
+  const { call, signal, onStep } = submission;
+  return async (error: HubError) => {
     const found = () =>
       call({ method: "GET", path, signal }).then(
         () => true,
@@ -72,117 +212,24 @@ export async function submitWinner(
     }
     onStep({ step: "lost-answer", error, orderFound });
   };
+}
 
-  /** POST a registration; a lost answer is read back by hubOrderId and re-posted; EIN0052 stops at once. */
-  const register = <T>(path: string, body: object, readPath: string) =>
-    call<T>({ method: "POST", path, body, signal, stopOn: ["EIN0052"], onLostAnswer: readBack(readPath) });
-  const acked = (order: SubmittedOrder): SubmittedOrder => {
-    onStep({ step: "acked", order });
-    return order;
-  };
+function acked(submission: Submission, order: SubmittedOrder): SubmittedOrder {
+  submission.onStep({ step: "acked", order });
+  return order;
+}
 
-  const openFor = async (signature?: string): Promise<SubmittedOrder> => {
-    const body = {
-      quoteRequestId: winner.quoteRequestId,
-      quoteId: winner.quoteId,
-      ...(signature ? { signature } : {}),
-    };
-    const ack = await register<OpenForAck>("/order/openfor", body, `/order/${hubOrderId}/status`);
-    return acked({
-      kind: "openfor",
-      lane: winner.lane,
-      quoteId: winner.quoteId,
-      hubOrderId: ack.hubOrderId,
-      onchainOrderId: ack.orderId,
-      ack,
-      sent,
-    });
-  };
+/** The wallet the lane needs, or a refusal before anything is signed or sent. */
+function evmWallet(submission: Submission): EvmWallet {
+  const { wallet, winner } = submission;
+  if (isSolanaWallet(wallet)) refuseFamily(`a ${winner.lane} winner needs an EVM wallet`);
+  return wallet;
+}
 
-  /** The wallet the lane needs, or a refusal before anything is signed or sent. */
-  const evm = (): EvmWallet => {
-    if (isSolanaWallet(wallet)) refuseFamily(`a ${winner.lane} winner needs an EVM wallet`);
-    return wallet;
-  };
-
-  const sign = async (typed: TypedData, prefix: string): Promise<string> => {
-    const signature = `${prefix}${(await evm().signTypedData(typed)).replace(/^0x/, "")}`;
-    onStep({ step: "signed", lane: winner.lane, signature });
-    return signature;
-  };
-
-  try {
-    switch (winner.lane) {
-      case "oif-escrow-gasless":
-        // Permit2: the scheme byte 0x00, then the 65-byte ECDSA signature.
-        return await openFor(await sign(winner.signPayload as TypedData, "0x00"));
-      case "aggregator-gasless":
-        // EIP-3009: the raw signature of the inner payload of {chainId, payload}.
-        return await openFor(await sign((winner.signPayload as { payload: TypedData }).payload, "0x"));
-      case "oif-wrap-native":
-      case "oif-swap-token":
-        await sendAll(requireExecutionTx(winner), evm(), sent, onStep);
-        return await openFor();
-      case "oif-escrow-nonevm": {
-        // Solana: the 97-byte envelope, after the sender and digest checks; never signed twice.
-        if (!isSolanaWallet(wallet)) refuseFamily("a Solana winner needs a Solana wallet");
-        const signature = await signSolanaPayload(
-          winner.signPayload as SolanaSignPayload,
-          wallet,
-          winner.sourceAccount,
-        );
-        onStep({ step: "signed", lane: winner.lane, signature });
-        return await openFor(signature);
-      }
-      case "open-flow": {
-        // Without signIntent a signed registration is impossible: refuse before anything is sent.
-        const signIntent = winner.signIntent;
-        if (!signIntent) {
-          throw new HubError({
-            code: "ESDK_NO_SIGN_INTENT",
-            status: 0,
-            message: "the winner carries no signIntent: re-quote with sourceAccount before sending anything",
-          });
-        }
-        const payer = evm();
-        await sendAll(requireExecutionTx(winner), payer, sent, onStep);
-        const signature = await payer.signMessage(signIntent);
-        onStep({ step: "signed", lane: winner.lane, signature });
-        const body = {
-          quoteId: winner.quoteId,
-          artifactHash: winner.disclosure.signableHash,
-          signature,
-          signer: payer.address,
-          scheme: "eip191",
-        };
-        const ack = await register<OrderCreateAck>("/order", body, `/status/${hubOrderId}`);
-        return acked({
-          kind: "open-flow",
-          lane: winner.lane,
-          quoteId: winner.quoteId,
-          orderId: ack.orderId,
-          ack,
-          sent,
-        });
-      }
-      default:
-        throw new HubError({
-          code: "ESDK_NOT_COMPLETABLE",
-          status: 0,
-          message: `a ${winner.lane} winner is not completable by submit`,
-        });
-    }
-  } catch (error) {
-    if (error instanceof HubError) throw error.withSent(sent);
-    // The wallet's own failure (refused signature, RPC error): the one error class, with what was sent.
-    throw new HubError({
-      code: "ESDK_WALLET",
-      status: 0,
-      message: `wallet: ${String(error)}`,
-      cause: error,
-      sent,
-    });
-  }
+async function signTyped(submission: Submission, typed: TypedData, prefix: string): Promise<string> {
+  const signature = `${prefix}${(await evmWallet(submission).signTypedData(typed)).replace(/^0x/, "")}`;
+  submission.onStep({ step: "signed", lane: submission.winner.lane, signature });
+  return signature;
 }
 
 function refuseFamily(message: string): never {

@@ -37,6 +37,17 @@ function fillDone(fill: OnchainFill): boolean {
   return fill.settled || fill.status === "REFUNDED";
 }
 
+/** One order's tracking: how it reads and waits, and the fill view's last state. */
+interface Tracker {
+  readonly call: Transport;
+  readonly signal: AbortSignal | undefined;
+  readonly intervalMs: number;
+  readonly handOffAfterMs: number;
+  readonly deadlineMs: number;
+  readonly deadline: number;
+  lastFill: string;
+}
+
 /**
  * Follows an order by polling. openFor orders: GET /order/{hubOrderId}/status until its stop set; once
  * executed, also the fill view by onchainOrderId, which ends tracking at settled (the stall rule: the
@@ -51,52 +62,53 @@ export async function* trackOrder(
 ): AsyncGenerator<TrackEvent> {
   const { intervalMs, handOffAfterMs, deadlineMs } = { ...DEFAULT_TRACK, ...options };
   const { signal } = options;
-  const deadline = Date.now() + deadlineMs;
-  const tick = async () => {
-    if (Date.now() > deadline) {
-      throw new HubError({
-        code: "ESDK_TRACK_DEADLINE",
-        status: 0,
-        message: `order not settled within ${deadlineMs} ms`,
-      });
-    }
-    await sleep(intervalMs, signal);
+  const tracker: Tracker = {
+    call,
+    signal,
+    intervalMs,
+    handOffAfterMs,
+    deadlineMs,
+    deadline: Date.now() + deadlineMs,
+    lastFill: "",
   };
-  let lastFill = "";
-  /** Reads the fill view; the event when it changed, and whether it is done. */
-  const fillStep = async (onchainId: string): Promise<{ event?: TrackEvent; done: boolean }> => {
-    const fill = await call<OnchainFill>({ method: "GET", path: `/onchain/${onchainId}/fill`, signal });
-    const key = JSON.stringify([fill.status, fill.filled, fill.settled]);
-    const changed = key !== lastFill;
-    lastFill = key;
-    return { ...(changed ? { event: { view: "fill", fill } as const } : {}), done: fillDone(fill) };
-  };
+  if (order.kind === "open-flow") yield* trackOpenFlow(tracker, order.orderId);
+  else yield* trackOpenFor(tracker, order.hubOrderId, order.onchainOrderId);
+}
 
-  if (order.kind === "open-flow") {
-    let lastState = "";
-    let depositId: string | undefined;
-    for (;;) {
-      const status = await call<HubOrderStatus>({ method: "GET", path: `/status/${order.orderId}`, signal });
-      if (status.state !== lastState) {
-        lastState = status.state;
-        yield { view: "hub", status };
-      }
-      if (status.final) {
-        depositId = status.depositId;
-        break;
-      }
-      await tick();
+/** GET /status/{orderId} until `final`, then the fill view by depositId until settled. */
+async function* trackOpenFlow(tracker: Tracker, orderId: string): AsyncGenerator<TrackEvent> {
+  const { call, signal } = tracker;
+  let lastState = "";
+  let depositId: string | undefined;
+  for (;;) {
+    const status = await call<HubOrderStatus>({ method: "GET", path: `/status/${orderId}`, signal });
+    if (status.state !== lastState) {
+      lastState = status.state;
+      yield { view: "hub", status };
     }
-    // A solver-swap is recorded with no deposit: nothing on chain to follow.
-    if (!depositId) return;
-    for (;;) {
-      const { event, done } = await fillStep(depositId);
-      if (event) yield event;
-      if (done) return;
-      await tick();
+    if (status.final) {
+      depositId = status.depositId;
+      break;
     }
+    await tick(tracker);
   }
+  // A solver-swap is recorded with no deposit: nothing on chain to follow.
+  if (!depositId) return;
+  for (;;) {
+    const { event, done } = await fillStep(tracker, depositId);
+    if (event) yield event;
+    if (done) return;
+    await tick(tracker);
+  }
+}
 
+/** The upstream view until its stop set, the fill view once executed or handed off. */
+async function* trackOpenFor(
+  tracker: Tracker,
+  hubOrderId: string,
+  onchainOrderId: string,
+): AsyncGenerator<TrackEvent> {
+  const { call, signal, handOffAfterMs } = tracker;
   let lastState = "";
   let upstreamDone = false;
   let handedOff = false;
@@ -105,7 +117,7 @@ export async function* trackOrder(
     if (!upstreamDone && !handedOff) {
       const status = await call<UpstreamOrderStatus>({
         method: "GET",
-        path: `/order/${order.hubOrderId}/status`,
+        path: `/order/${hubOrderId}/status`,
         signal,
       });
       if (status.state !== lastState) {
@@ -124,15 +136,39 @@ export async function* trackOrder(
     }
     if (upstreamDone && lastState !== "finalized") {
       // failed or refunded upstream: one read of the chain's facts (a refund shows there), then stop.
-      const { event } = await fillStep(order.onchainOrderId);
+      const { event } = await fillStep(tracker, onchainOrderId);
       if (event) yield event;
       return;
     }
     if (handedOff || UPSTREAM_EXECUTED.has(lastState as UpstreamState)) {
-      const { event, done } = await fillStep(order.onchainOrderId);
+      const { event, done } = await fillStep(tracker, onchainOrderId);
       if (event) yield event;
       if (done) return;
     }
-    await tick();
+    await tick(tracker);
   }
+}
+
+async function tick(tracker: Tracker): Promise<void> {
+  if (Date.now() > tracker.deadline) {
+    throw new HubError({
+      code: "ESDK_TRACK_DEADLINE",
+      status: 0,
+      message: `order not settled within ${tracker.deadlineMs} ms`,
+    });
+  }
+  await sleep(tracker.intervalMs, tracker.signal);
+}
+
+/** Reads the fill view; the event when it changed, and whether it is done. */
+async function fillStep(tracker: Tracker, onchainId: string): Promise<{ event?: TrackEvent; done: boolean }> {
+  const fill = await tracker.call<OnchainFill>({
+    method: "GET",
+    path: `/onchain/${onchainId}/fill`,
+    signal: tracker.signal,
+  });
+  const key = JSON.stringify([fill.status, fill.filled, fill.settled]);
+  const changed = key !== tracker.lastFill;
+  tracker.lastFill = key;
+  return { ...(changed ? { event: { view: "fill", fill } as const } : {}), done: fillDone(fill) };
 }

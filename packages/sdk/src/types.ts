@@ -15,6 +15,7 @@ export type {
   ExecutionTx,
   HubOrderStatus,
   OnchainFill,
+  OnchainOrder,
   OnchainRefund,
   OnchainTxOrder,
   OpenForAck,

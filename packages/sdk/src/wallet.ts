@@ -15,7 +15,7 @@ export interface EvmTransaction {
 }
 
 /**
- * What `submit` needs of an EVM wallet. `@hub/sdk/viem` makes one from a viem account; any other
+ * What `submit` needs of an EVM wallet. `@intent-hub/sdk/viem` makes one from a viem account; any other
  * wallet library fits by implementing these five members.
  */
 export interface EvmWallet {

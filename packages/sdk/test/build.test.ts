@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -14,17 +14,38 @@ test("the published build needs nothing at runtime but fetch: no contract import
   execFileSync(process.execPath, ["--import", "tsx", join(packageDir, "scripts/build.ts"), outDir], {
     stdio: "pipe",
   });
-  const manifest = JSON.parse(readFileSync(join(outDir, "package.json"), "utf8"));
-  assert.deepEqual(Object.keys(manifest.exports), [".", "./viem", "./solana"]);
+  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+  assert.deepEqual(Object.keys(manifest.exports), [
+    ".",
+    "./viem",
+    "./solana",
+    "./wallet-standard",
+    "./package.json",
+  ]);
+  for (const [subpath, conditions] of Object.entries(manifest.exports)) {
+    if (subpath === "./package.json") continue;
+    const { source, types, import: js } = conditions as Record<string, string>;
+    // The workspace's own condition first (src/), then what a consumer resolves (dist/).
+    assert.deepEqual(Object.keys(conditions as object), ["source", "types", "import"], subpath);
+    assert.match(source!, /^\.\/src\/[\w-]+\.ts$/);
+    for (const file of [types!, js!, `${js}.map`]) {
+      assert.ok(existsSync(join(outDir, file.replace(/^\.\/dist\//, ""))), `${subpath}: ${file} is built`);
+    }
+  }
   assert.equal(manifest.dependencies, undefined, "no runtime dependency");
+  assert.equal(manifest.sideEffects, false);
+  assert.equal(manifest.license, "MIT");
   assert.equal(manifest.peerDependenciesMeta.viem.optional, true);
   assert.equal(manifest.peerDependenciesMeta["@solana/kit"].optional, true);
-  const peers: Record<string, string> = { "viem.js": "viem", "solana.js": "@solana/kit" };
+  const peers: Record<string, string[]> = {
+    "viem.js": ["viem", "viem/actions"],
+    "solana.js": ["@solana/kit"],
+  };
   for (const file of readdirSync(outDir).filter((name) => name.endsWith(".js"))) {
     const text = readFileSync(join(outDir, file), "utf8");
     const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]!);
     const outside = specifiers.filter((s) => !s.startsWith("./"));
-    assert.deepEqual(outside, peers[file] ? [peers[file]] : [], `${file} imports ${outside.join(", ")}`);
+    assert.deepEqual(outside, peers[file] ?? [], `${file} imports ${outside.join(", ")}`);
   }
   for (const file of readdirSync(outDir).filter((name) => name.endsWith(".d.ts"))) {
     const text = readFileSync(join(outDir, file), "utf8");
@@ -52,7 +73,7 @@ test("a consumer typechecks against the published declarations alone, with the w
     `import { createHubClient, HubError, type QuoteWinner, type UpstreamState } from "./index.js";
 const client = createHubClient({ baseUrl: "http://127.0.0.1:1/v1", apiKey: "k", subject: "s" });
 export async function lane(): Promise<QuoteWinner["lane"]> {
-  const winner = await client.quote({ sourceAsset: "a", destinationAsset: "b", amount: "1", recipient: "r" });
+  const winner = await client.createQuote({ sourceAsset: "a", destinationAsset: "b", amount: "1", recipient: "r" });
   return winner.lane;
 }
 export const stop: UpstreamState[] = ["finalized", "failed", "refunded"];

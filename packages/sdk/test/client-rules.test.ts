@@ -1,11 +1,35 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { errorCatalogue, hubOrderId } from "@hub/contract";
+import { errorCatalogue, hubOrderId, routeTable } from "@hub/contract";
 import { createHubClient, DEFAULT_TIMEOUTS, errorBlocks, hubOrderIdOf } from "../src/index.js";
 import { fail, ok, rejection, scriptedServer } from "./scripted-server.js";
 
 const KEY = `svc_sk_${"a".repeat(43)}`;
 const fast = { baseDelayMs: 20, maxDelayMs: 80 };
+
+test("every route of the contract's table is a client method named after its operationId; the short names are deprecated aliases", () => {
+  const client = createHubClient({ baseUrl: "http://127.0.0.1:1/v1", apiKey: KEY, subject: "s" });
+  // The two registrations are submit's (it picks the lane's); the OpenAPI document is no client call.
+  const bySubmit = new Set(["submitOpenForOrder", "createOrder", "getOpenapi"]);
+  for (const { operationId } of routeTable) {
+    if (bySubmit.has(operationId)) continue;
+    assert.equal(typeof (client as unknown as Record<string, unknown>)[operationId], "function", operationId);
+  }
+  const aliases = {
+    catalog: client.getCatalog,
+    quote: client.createQuote,
+    preview: client.previewQuote,
+    prepare: client.prepareQuote,
+    orderStatus: client.getOrderStatus,
+    hubStatus: client.getHubStatus,
+    fill: client.getOnchainFill,
+    orderByTransaction: client.getOrderByTransaction,
+    refund: client.getOnchainRefund,
+  };
+  for (const [alias, method] of Object.entries(aliases)) {
+    assert.equal((client as unknown as Record<string, unknown>)[alias], method, alias);
+  }
+});
 
 test("every catalogue code has the catalogue's block, and hubOrderId is the contract's derivation", async () => {
   for (const [code, spec] of Object.entries(errorCatalogue)) {
@@ -21,7 +45,7 @@ test("a call sends one credential, the subject and a JSON body, and returns the 
   try {
     const client = createHubClient({ baseUrl: server.baseUrl, apiKey: KEY, subject: "user-1" });
     assert.deepEqual(
-      await client.quote({ sourceAsset: "a", destinationAsset: "b", amount: "1", recipient: "r" }),
+      await client.createQuote({ sourceAsset: "a", destinationAsset: "b", amount: "1", recipient: "r" }),
       { quoteId: "q1" },
     );
     const [post] = server.received;
@@ -41,7 +65,7 @@ test("a call sends one credential, the subject and a JSON body, and returns the 
       projectId: "proj_x",
       subject: "visitor",
     });
-    await byProject.catalog();
+    await byProject.getCatalog();
     const get = server.received[1]!;
     assert.equal(get.path, "/v1/catalog");
     assert.equal(get.headers["x-project-id"], "proj_x");
@@ -67,7 +91,7 @@ test("a terminal code is thrown at once with code, block, reference, params, req
   try {
     const client = createHubClient({ baseUrl: server.baseUrl, apiKey: KEY, subject: "s", retry: fast });
     const error = await rejection(
-      client.quote({ sourceAsset: "a", destinationAsset: "b", amount: "0", recipient: "r" }),
+      client.createQuote({ sourceAsset: "a", destinationAsset: "b", amount: "0", recipient: "r" }),
     );
     assert.equal(error.code, "EIN0001");
     assert.equal(error.block, "terminal");
@@ -76,7 +100,7 @@ test("a terminal code is thrown at once with code, block, reference, params, req
     assert.equal(error.requestId, "req-EIN0001");
     assert.equal(error.status, 400);
     assert.equal(error.message, "Invalid form field");
-    const refusedKey = await rejection(client.catalog());
+    const refusedKey = await rejection(client.getCatalog());
     assert.deepEqual([refusedKey.code, refusedKey.status, refusedKey.block], ["EPX0002", 401, "terminal"]);
     assert.equal(server.received.length, 2, "no terminal code is retried");
   } finally {
@@ -94,7 +118,7 @@ test("busy codes wait error_params[0] ms or Retry-After, then retry the identica
   try {
     const client = createHubClient({ baseUrl: server.baseUrl, apiKey: KEY, subject: "s", retry: fast });
     assert.deepEqual(
-      await client.prepare({
+      await client.prepareQuote({
         sourceAsset: "a",
         destinationAsset: "b",
         amount: "1",
@@ -124,7 +148,7 @@ test("a busy code naming a wait past setTimeout's 24.8-day range still waits, ra
   const server = await scriptedServer([() => fail("EIN0080", { params: ["3000000000"] }), () => ok({})]);
   try {
     const client = createHubClient({ baseUrl: server.baseUrl, apiKey: KEY, subject: "s", retry: fast });
-    const error = await rejection(client.catalog({ signal: AbortSignal.timeout(300) }));
+    const error = await rejection(client.getCatalog({ signal: AbortSignal.timeout(300) }));
     assert.equal(error.code, "ESDK_ABORTED");
     assert.equal(server.received.length, 1, "no second attempt within the named wait");
   } finally {
@@ -146,7 +170,7 @@ test("a busy code without error_params reads Retry-After as an HTTP date too, an
       subject: "s",
       retry: { busyFallbackMs: 300 },
     });
-    await client.catalog();
+    await client.getCatalog();
     const [a, b, c] = server.received.map((r) => r.at) as [number, number, number];
     assert.ok(b - a >= 900, `waited until the Retry-After date (${b - a} ms)`);
     assert.ok(c - b >= 300, `EIN0081 names no wait: busyFallbackMs (${c - b} ms)`);
@@ -170,7 +194,7 @@ test("availability codes retry with a capped back-off and give up after maxAttem
       subject: "s",
       retry: { maxAttempts: 3, baseDelayMs: 40, maxDelayMs: 60 },
     });
-    const error = await rejection(client.catalog());
+    const error = await rejection(client.getCatalog());
     assert.equal(error.code, "ESDK_NOT_ENVELOPE", "an answer without the envelope is service unavailable");
     assert.equal(error.block, "availability");
     assert.equal(error.status, 502);
@@ -185,9 +209,13 @@ test("availability codes retry with a capped back-off and give up after maxAttem
       subject: "s",
       retry: { maxAttempts: 1 },
     });
-    assert.equal((await rejection(busy.catalog())).code, "EIN0081", "one attempt: the busy code is thrown");
+    assert.equal(
+      (await rejection(busy.getCatalog())).code,
+      "EIN0081",
+      "one attempt: the busy code is thrown",
+    );
     const auth = createHubClient({ baseUrl: server.baseUrl, apiKey: KEY, subject: "s", retry: fast });
-    const refused = await rejection(auth.catalog());
+    const refused = await rejection(auth.getCatalog());
     assert.deepEqual([refused.code, refused.params[0]], ["EIN0050", "upstreamAuth"]);
     assert.equal(server.remaining(), 0);
     assert.equal(server.received.length, 5, "upstreamAuth is an operator matter: not retried");
@@ -211,10 +239,10 @@ test("quote routes wait longer than other routes; both defaults are above the ga
       retry: { maxAttempts: 1 },
     });
     assert.deepEqual(
-      await client.quote({ sourceAsset: "a", destinationAsset: "b", amount: "1", recipient: "r" }),
+      await client.createQuote({ sourceAsset: "a", destinationAsset: "b", amount: "1", recipient: "r" }),
       { quoteId: "q" },
     );
-    const error = await rejection(client.fill("0xabc"));
+    const error = await rejection(client.getOnchainFill("0xabc"));
     assert.deepEqual([error.code, error.block, error.status], ["ESDK_TIMEOUT", "availability", 0]);
   } finally {
     await server.close();
@@ -231,11 +259,11 @@ test("a caller's AbortSignal ends a call at once, while waiting for an answer or
     const during = new AbortController();
     const started = Date.now();
     setTimeout(() => during.abort(), 50);
-    assert.equal((await rejection(client.catalog({ signal: during.signal }))).code, "ESDK_ABORTED");
+    assert.equal((await rejection(client.getCatalog({ signal: during.signal }))).code, "ESDK_ABORTED");
     assert.ok(Date.now() - started < 4_000, "did not wait for the held answer");
     const backingOff = new AbortController();
     setTimeout(() => backingOff.abort(), 200);
-    assert.equal((await rejection(client.catalog({ signal: backingOff.signal }))).code, "ESDK_ABORTED");
+    assert.equal((await rejection(client.getCatalog({ signal: backingOff.signal }))).code, "ESDK_ABORTED");
     assert.equal(server.received.length, 2, "neither was retried");
   } finally {
     await server.close();
