@@ -38,6 +38,10 @@ function answers(port: number): Promise<boolean> {
 }
 
 const env = { ...process.env };
+// The workspace packages resolve to their TypeScript sources (their `source` export), in the test files
+// and in every process they start (docs/decisions.md, "Compiled build").
+if (!/--conditions=source\b/.test(env.NODE_OPTIONS ?? ""))
+  env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --conditions=source`.trim();
 if (!env.DATABASE_URL && (await answers(5432))) env.DATABASE_URL = "postgres://postgres@127.0.0.1:5432/test";
 if (!env.REDIS_URL && (await answers(6379))) env.REDIS_URL = "redis://127.0.0.1:6379";
 for (const name of ["DATABASE_URL", "REDIS_URL"]) {
@@ -68,6 +72,7 @@ for (const f of files) console.log(`  ${relative(root, f)}`);
 const child = spawn(
   process.execPath,
   [
+    "--conditions=source",
     "--import",
     "tsx",
     "--test",

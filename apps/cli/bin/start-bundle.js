@@ -154,6 +154,8 @@ async function buildBundle({ root, entry, cacheDir }) {
       // every async module: a re-exporting index starts them without waiting).
       splitting: true,
       platform: "node",
+      // The workspace packages' sources (their `source` export), never a build's dist/.
+      conditions: ["source"],
       format: "esm",
       target: `node${process.versions.node.split(".")[0]}`,
       // Function and class names as tsx keeps them (error names in logs, for one).

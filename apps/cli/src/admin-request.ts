@@ -12,6 +12,8 @@ export const adminRequestSchema = z.discriminatedUnion("verb", [
     after: id.optional(),
   }),
   z.object({ verb: z.literal("org.show"), orgId: id }),
+  z.object({ verb: z.literal("org.disable"), orgId: id }),
+  z.object({ verb: z.literal("org.enable"), orgId: id }),
   z.object({ verb: z.literal("project.create"), orgId: id, origins: z.array(z.string()) }),
   z.object({ verb: z.literal("project.origins"), projectId: id, origins: z.array(z.string()) }),
   z.object({ verb: z.literal("project.show"), projectId: id }),
@@ -22,8 +24,12 @@ export const adminRequestSchema = z.discriminatedUnion("verb", [
     label: z.string().max(1000).optional(),
   }),
   z.object({ verb: z.literal("key.revoke"), keyId: id }),
+  z.object({ verb: z.literal("key.disable"), keyId: id }),
+  z.object({ verb: z.literal("key.enable"), keyId: id }),
   z.object({ verb: z.literal("key.list"), orgId: id }),
   z.object({ verb: z.literal("member.invite"), orgId: id, email: z.string().max(1000) }),
+  z.object({ verb: z.literal("member.list"), orgId: id }),
+  z.object({ verb: z.literal("member.remove"), orgId: id, email: z.string().max(1000) }),
   z.object({ verb: z.literal("operator.invite"), email: z.string().max(1000) }),
   z.object({
     verb: z.literal("reservations.list"),
@@ -38,6 +44,11 @@ export const adminRequestSchema = z.discriminatedUnion("verb", [
     note: z.string().max(1000).optional(),
   }),
   z.object({ verb: z.literal("usage"), orgId: id, hours: z.number().int().optional() }),
+  z.object({
+    verb: z.literal("chain.reindex"),
+    chainDomain: z.string().max(200),
+    fromBlock: z.number().int(),
+  }),
   z.object({
     verb: z.literal("audit.list"),
     orgId: id.optional(),

@@ -1,4 +1,5 @@
-import { type Logger, pino } from "pino";
+import { redactUrlsInText } from "@hub/http-client";
+import { type Logger, type LoggerOptions, pino, stdSerializers } from "pino";
 import pretty from "pino-pretty";
 import type { StackConfig } from "./stack-config.js";
 
@@ -26,5 +27,36 @@ export function createStackLogger(
           singleLine: true,
         })
       : pino.destination({ dest: 1, sync: true });
-  return { logger: pino({ level: config.LOG_LEVEL }, destination), format };
+  const logger = pino(stackLoggerOptions(config.LOG_LEVEL), destination);
+  return { logger, format };
+}
+
+/**
+ * The logger's options: URLs with keys or passwords (an RPC URL's /v2/<key>, a database URL's
+ * user:password) are never written whole, neither in a message nor in an error (viem's errors carry the
+ * URL they called).
+ */
+export function stackLoggerOptions(level: string): LoggerOptions {
+  return {
+    level,
+    hooks: {
+      logMethod(args, method) {
+        method.apply(
+          this,
+          args.map((arg) => (typeof arg === "string" ? redactUrlsInText(arg) : arg)) as typeof args,
+        );
+      },
+    },
+    serializers: { err: (error: Error) => redactStrings(stdSerializers.err(error), 4) },
+  };
+}
+
+/** A copy of value with every string in it, down to depth, passed through redactUrlsInText. */
+function redactStrings<T>(value: T, depth: number): T {
+  if (typeof value === "string") return redactUrlsInText(value) as T;
+  if (depth === 0 || typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, depth - 1)) as T;
+  const copy: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(value)) copy[name] = redactStrings(field, depth - 1);
+  return copy as T;
 }

@@ -13,6 +13,14 @@ export async function executeAdminRequest(admin: Admin, request: AdminRequest): 
       return { ...(await admin.listOrganizations({ limit: request.limit, after: request.after })) };
     case "org.show":
       return admin.showOrganization({ orgId: request.orgId });
+    case "org.disable":
+    case "org.enable": {
+      const { orgId } = request;
+      return {
+        orgId,
+        ...(await admin.setOrganizationDisabled({ orgId, disabled: request.verb === "org.disable" })),
+      };
+    }
     case "project.create":
       return admin.createProject({ orgId: request.orgId, origins: request.origins });
     case "project.origins":
@@ -27,10 +35,17 @@ export async function executeAdminRequest(admin: Admin, request: AdminRequest): 
       });
     case "key.revoke":
       return admin.revokeKey({ keyId: request.keyId });
+    case "key.disable":
+    case "key.enable":
+      return admin.setKeyDisabled({ keyId: request.keyId, disabled: request.verb === "key.disable" });
     case "key.list":
       return admin.listKeys({ orgId: request.orgId });
     case "member.invite":
       return admin.inviteMember({ orgId: request.orgId, email: request.email });
+    case "member.list":
+      return { orgId: request.orgId, ...(await admin.listMembers({ orgId: request.orgId })) };
+    case "member.remove":
+      return admin.removeMember({ orgId: request.orgId, email: request.email });
     case "operator.invite":
       return admin.inviteOperator({ email: request.email });
     case "reservations.list":
@@ -43,6 +58,8 @@ export async function executeAdminRequest(admin: Admin, request: AdminRequest): 
       });
     case "usage":
       return { ...(await admin.usage({ orgId: request.orgId, hours: request.hours })) };
+    case "chain.reindex":
+      return admin.reindexChain({ chainDomain: request.chainDomain, fromBlock: request.fromBlock });
     case "audit.list":
       return {
         ...(await admin.listAuditLog({ orgId: request.orgId, limit: request.limit, after: request.after })),

@@ -11,6 +11,7 @@ import type { AdminRequest } from "./admin-request.js";
 import type { AdminResult } from "./execute-admin-request.js";
 import { formatAuditLog } from "./format-audit-log.js";
 import { formatReservations } from "./format-reservations.js";
+import { formatTeamResult } from "./format-team-result.js";
 import { formatUsage } from "./format-usage.js";
 
 function organizationLines(organization: Organization): string[] {
@@ -37,7 +38,7 @@ function keyLine(key: ApiKeyInfo): string {
       ? `revoked ${key.revokedAt}`
       : key.status === "expired"
         ? `expired ${key.expiresAt}`
-        : `active, ${key.expiresAt ? `expires ${key.expiresAt}` : "no expiry"}`;
+        : `${key.status === "disabled" ? `disabled ${key.disabledAt}` : "active"}, ${key.expiresAt ? `expires ${key.expiresAt}` : "no expiry"}`;
   return `${key.keyId}  ${key.displayPrefix}…  ${state}${key.label ? `  "${key.label}"` : ""}  created ${key.createdAt}  last used ${key.lastUsedAt ?? "never"}`;
 }
 
@@ -62,6 +63,11 @@ export function formatAdminResult(request: AdminRequest, result: AdminResult): s
       if (result.next) lines.push(`more: hub admin org list --after ${result.next}`);
       return lines.join("\n");
     }
+    case "org.disable":
+    case "org.enable":
+    case "member.list":
+    case "member.remove":
+      return formatTeamResult(request, result);
     case "project.create":
       return ["created", ...projectLines(result.project as Project)].join("\n");
     case "project.origins":
@@ -80,6 +86,11 @@ export function formatAdminResult(request: AdminRequest, result: AdminResult): s
     }
     case "key.revoke":
       return `revoked ${keyLine(result.apiKey as ApiKeyInfo)}`;
+    case "key.disable":
+    case "key.enable": {
+      const done = request.verb === "key.disable" ? "disabled" : "enabled";
+      return `${result.changed ? done : `already ${done}`} ${keyLine(result.apiKey as ApiKeyInfo)}`;
+    }
     case "key.list": {
       const keys = result.apiKeys as ApiKeyInfo[];
       return keys.length === 0 ? `no keys for ${result.orgId}` : keys.map(keyLine).join("\n");
@@ -102,5 +113,7 @@ export function formatAdminResult(request: AdminRequest, result: AdminResult): s
       return formatUsage(result as unknown as OrganizationUsage);
     case "audit.list":
       return formatAuditLog(result as unknown as AuditLogPage);
+    case "chain.reindex":
+      return `${String(result.chainDomain)} re-indexed from block ${String(result.fromBlock)}: ${String(result.factsRemoved)} facts removed, ${String(result.claimsReleased)} deposit claims released; the reconciler reads the chain again from there`;
   }
 }

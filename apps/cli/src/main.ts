@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { listenerUrl } from "./listener-url.js";
 import { runCli } from "./run-cli.js";
+import { readSecretFiles } from "./secret-files.js";
 
 interface StartCommand {
   runStart(argv: string[]): Promise<void>;
@@ -13,7 +15,12 @@ if (argv[0] === "start") {
   const { runStart } = (await import(specifier)) as StartCommand;
   await runStart(argv.slice(1));
 } else {
-  const databaseUrl = process.env.DATABASE_URL;
+  const secrets = readSecretFiles(process.env);
+  if (secrets.problems.length > 0) {
+    process.stderr.write(`hub: ${secrets.problems.join("; ")}\n`);
+    process.exit(2);
+  }
+  const databaseUrl = secrets.env.DATABASE_URL;
   const dataDir = process.env.HUB_DATA_DIR || ".data";
   process.exitCode = await runCli(
     argv,
@@ -21,7 +28,11 @@ if (argv[0] === "start") {
       dataDir,
       ...(databaseUrl ? { databaseUrl } : {}),
       dashboardUrl: dashboardUrl(dataDir),
-      operatorUrl: `http://127.0.0.1:${process.env.METRICS_PORT || 9090}`,
+      env: process.env,
+      operatorUrl: listenerUrl(
+        process.env.METRICS_HOST || "127.0.0.1",
+        Number(process.env.METRICS_PORT || 9090),
+      ),
     },
     {
       stdout: (text) => process.stdout.write(text),
@@ -39,5 +50,5 @@ function dashboardUrl(dataDir: string): string {
   } catch {
     // No running stack has written its URLs.
   }
-  return `http://127.0.0.1:${process.env.DASHBOARD_PORT || 8081}`;
+  return listenerUrl(process.env.DASHBOARD_HOST || "127.0.0.1", Number(process.env.DASHBOARD_PORT || 8081));
 }

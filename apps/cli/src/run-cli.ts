@@ -18,6 +18,8 @@ export interface CliConfig {
   databaseUrl?: string;
   /** Where the printed invite links point (`<dashboardUrl>/sign-in/<token>`). */
   dashboardUrl?: string;
+  /** The environment `hub doctor --settings` checks. */
+  env?: Record<string, string | undefined>;
   /** The running stack's operator listener (`hub doctor` reads its /readyz); default 127.0.0.1:9090. */
   operatorUrl?: string;
 }
@@ -69,7 +71,7 @@ async function openConfiguredStore(config: CliConfig, purpose: "admin" | "migrat
 }
 
 async function runLocally(config: CliConfig, request: AdminRequest): Promise<AdminResult> {
-  const reservationVerb = request.verb.startsWith("reservations.");
+  const reservationVerb = request.verb.startsWith("reservations.") || request.verb === "chain.reindex";
   const [{ AdminRefusal, createAdmin }, { executeAdminRequest }, hubApp] = await Promise.all([
     import("@hub/admin"),
     import("./execute-admin-request.js"),
@@ -78,6 +80,7 @@ async function runLocally(config: CliConfig, request: AdminRequest): Promise<Adm
   const store = await openConfiguredStore(config, "admin");
   try {
     const reservations = hubApp?.createReservationBook(store.sql);
+    const chains = hubApp?.createChainFactsStore(store.sql);
     return await executeAdminRequest(
       createAdmin({
         store: store.access,
@@ -86,6 +89,7 @@ async function runLocally(config: CliConfig, request: AdminRequest): Promise<Adm
         audit: store.audit,
         actor: { source: "cli", user: userInfo().username },
         ...(reservations ? { reservations } : {}),
+        ...(chains ? { chains } : {}),
       }),
       request,
     );
@@ -137,6 +141,15 @@ export async function runCli(argv: readonly string[], config: CliConfig, io: Cli
     if (command.kind === "doctor") {
       const { runDoctor } = await import("./run-doctor.js");
       return await runDoctor(command.url ?? config.operatorUrl ?? "http://127.0.0.1:9090", json, io);
+    }
+    if (command.kind === "doctor-settings") {
+      const [{ checkProductionSettings, formatFindings }, { parseRoles }] = await Promise.all([
+        import("./check-production-settings.js"),
+        import("./stack-roles.js"),
+      ]);
+      const findings = await checkProductionSettings(config.env ?? {}, parseRoles(command.only));
+      io.stdout(json ? `${JSON.stringify({ findings })}\n` : `${formatFindings(findings)}\n`);
+      return findings.some((finding) => finding.severity === "fail") ? 1 : 0;
     }
     if (command.kind === "migrate") {
       const store = await openConfiguredStore(config, "migrate");

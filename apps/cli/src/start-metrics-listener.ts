@@ -1,3 +1,4 @@
+import { listenerUrl } from "./listener-url.js";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
@@ -38,7 +39,13 @@ export async function startMetricsListener(options: {
     if (read && path === "/livez") return sendJson(response, 200, { status: "live" }, head);
     if (read && (path === "/readyz" || path === "/healthz")) {
       readiness().then(
-        (report) => sendJson(response, report.status === "ready" ? 200 : 503, report, head),
+        (report) =>
+          sendJson(
+            response,
+            report.status === "ready" || report.status === "degraded" ? 200 : 503,
+            report,
+            head,
+          ),
         (error: unknown) => sendJson(response, 503, { status: "not-ready", error: String(error) }, head),
       );
       return;
@@ -69,7 +76,7 @@ export async function startMetricsListener(options: {
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${host}:${port}/metrics`,
+    url: `${listenerUrl(host, port)}/metrics`,
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

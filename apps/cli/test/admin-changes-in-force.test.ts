@@ -93,6 +93,37 @@ for (const { driver, skip } of databases.drivers) {
       );
       t.diagnostic(`in force after the command returned: revoke ${keyMs} ms, origins ${originMs} ms`);
     });
+
+    test("a key disabled through hub admin is refused (EPX0002) within 2 seconds, as a revoked one, and enabled accepted again", async (t) => {
+      const { organization: org } = await admin.createOrganization({ name: "Switched" });
+      const { apiKey: created } = await admin.createKey({ orgId: org.orgId });
+      assert.equal((await credentials.checkKey(created.key)).ok, true);
+
+      const disable = await runHub(["admin", "key", "disable", created.keyId, "--json"], target);
+      assert.equal(disable.code, 0, disable.stdout + disable.stderr);
+      const disabledMs = await within(
+        2000,
+        () => credentials.checkKey(created.key),
+        (check) => !check.ok && check.code === "EPX0002",
+      );
+      assert.ok(
+        disabledMs <= 2000,
+        `the disabled key was still accepted ${disabledMs} ms after hub admin returned`,
+      );
+
+      const enable = await runHub(["admin", "key", "enable", created.keyId, "--json"], target);
+      assert.equal(enable.code, 0, enable.stdout + enable.stderr);
+      const enabledMs = await within(
+        2000,
+        () => credentials.checkKey(created.key),
+        (check) => check.ok,
+      );
+      assert.ok(
+        enabledMs <= 2000,
+        `the enabled key was still refused ${enabledMs} ms after hub admin returned`,
+      );
+      t.diagnostic(`in force after the command returned: disable ${disabledMs} ms, enable ${enabledMs} ms`);
+    });
   });
 }
 

@@ -62,7 +62,12 @@ for (const { driver, skip } of databases.drivers) {
 
         const usage = jsonOf(await runHub(["admin", "usage", "--org", orgId, "--json"], target));
         assert.equal(usage.hours.length, 24);
-        assert.deepEqual(usage.totals, { requests: { apiKey: 0, projectId: 0 }, refusals: {}, lockouts: 0 });
+        assert.deepEqual(usage.totals, {
+          requests: { apiKey: 0, projectId: 0 },
+          refusals: {},
+          lockouts: 0,
+          projectPool: { admitted: { reads: 0, quotes: 0, orders: 0 }, poolRefusals: 0, visitorRefusals: 0 },
+        });
         const table = await runHub(["admin", "usage", "--org", orgId, "--hours", "2"], target);
         assert.equal(table.code, 0, table.stderr);
         assert.match(table.stdout, /^usage of org_/);

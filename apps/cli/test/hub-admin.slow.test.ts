@@ -127,7 +127,12 @@ describe("hub arguments", () => {
       "admin org create",
       "admin project origins",
       "admin key revoke",
+      "admin key disable",
+      "admin key enable",
       "admin key list",
+      "admin org disable",
+      "admin member list",
+      "admin member remove",
     ]) {
       assert.ok(run.stdout.includes(verb), verb);
     }

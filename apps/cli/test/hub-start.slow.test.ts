@@ -177,12 +177,24 @@ test("hub start brings up the whole stack, writes dev.json once ready, and stops
   for (const url of urls) assert.equal(await answers(url), false, `${url} is closed after SIGTERM`);
 });
 
-test("a restart on the same data dir keeps the development organization, project and key", async () => {
+test("a restart on the same data dir keeps the development organization, project and key, here on IPv6 listeners", async () => {
   assert.ok(firstDev, "the first start ran");
-  const stack = startStack();
+  // Every listener on ::1 (GATEWAY_HOST and its siblings): the printed URLs bracket the address.
+  const onIpv6 = { GATEWAY_HOST: "::1", HUB_HOST: "::1", DASHBOARD_HOST: "::1", METRICS_HOST: "::1" };
+  const stack = startIn(dataDir, { LOG_LEVEL: "info", ...onIpv6 });
   try {
     await untilReady(stack);
     const dev = JSON.parse(readFileSync(join(dataDir, "dev.json"), "utf8")) as DevFile;
+    assert.match(dev.baseUrl, /^http:\/\/\[::1\]:\d+\/v1$/);
+    assert.match(dev.hubUrl, /^http:\/\/\[::1\]:\d+$/);
+    assert.match(dev.dashboardUrl, /^http:\/\/\[::1\]:\d+$/);
+    const metricsUrl = /^metrics +(\S+)/m.exec(stack.output())?.[1] ?? "";
+    assert.match(metricsUrl, /^http:\/\/\[::1\]:\d+\/metrics$/);
+    assert.equal((await fetch(metricsUrl.replace(/\/metrics$/, "/livez"))).status, 200);
+    for (const url of [dev.baseUrl, dev.hubUrl, dev.dashboardUrl, metricsUrl]) {
+      const { port } = new URL(url);
+      assert.equal(await answers(`http://127.0.0.1:${port}`), false, `${url} is not on 127.0.0.1`);
+    }
     assert.equal(dev.orgId, firstDev.orgId);
     assert.equal(dev.projectId, firstDev.projectId);
     assert.equal(dev.apiKey, firstDev.apiKey);
@@ -198,6 +210,55 @@ test("a restart on the same data dir keeps the development organization, project
   } finally {
     stack.child.kill("SIGTERM");
     await stack.exited;
+  }
+});
+
+test("GATEWAY_PUBLIC_BASE_URL is what the banner, dev.json and the dashboard's Overview and curl example show, not the gateway's loopback listener", async (t) => {
+  const ownDir = mkdtempSync(join(tmpdir(), "hub-start-public-"));
+  t.after(() => rmSync(ownDir, { recursive: true, force: true }));
+  const publicBaseUrl = "https://api.example.com/v1";
+  const stack = startIn(join(ownDir, "data"), { LOG_LEVEL: "info", GATEWAY_PUBLIC_BASE_URL: publicBaseUrl });
+  try {
+    await untilReady(stack);
+    const dev = JSON.parse(readFileSync(join(ownDir, "data", "dev.json"), "utf8")) as DevFile;
+    assert.equal(dev.baseUrl, publicBaseUrl);
+    assert.match(dev.gatewayListenerUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    assert.match(stack.stdout(), new RegExp(`^gateway \\(API\\) +${dev.gatewayListenerUrl}$`, "m"));
+    assert.match(stack.stdout(), /^public API +https:\/\/api\.example\.com\/v1$/m);
+    assert.match(stack.stdout(), /^ready in \d+ ms: https:\/\/api\.example\.com\/v1$/m);
+    // The listener still serves the key: the public URL only names what is in front of it.
+    const answer = await fetch(`${dev.gatewayListenerUrl}/catalog`, { headers: { "x-api-key": dev.apiKey } });
+    assert.equal(answer.status, 200);
+
+    const signedIn = await fetch(dev.dashboardSignInUrl, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: dev.dashboardUrl, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ password: "a development password", confirm: "a development password" }),
+    });
+    assert.equal(signedIn.status, 303);
+    const session = signedIn.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith("hub_session="))
+      ?.split(";")[0];
+    assert.ok(session, "the sign-in link sets a session");
+    const overview = await fetch(dev.dashboardUrl, { headers: { cookie: session } });
+    assert.equal(overview.status, 200);
+    const overviewHtml = await overview.text();
+    assert.match(
+      overviewHtml,
+      /id="base-url"[^>]*value="https:\/\/api\.example\.com\/v1"|value="https:\/\/api\.example\.com\/v1"[^>]*id="base-url"/,
+    );
+    assert.ok(
+      overviewHtml.includes("curl -s https://api.example.com/v1/catalog -H"),
+      "the curl example calls the public base URL",
+    );
+    assert.ok(!overviewHtml.includes(dev.gatewayListenerUrl), "the loopback listener is not shown");
+    const docs = await (await fetch(`${dev.dashboardUrl}/docs`)).text();
+    assert.ok(docs.includes(`<code>${publicBaseUrl}</code>`), "the docs page names the public base URL");
+  } finally {
+    stack.child.kill("SIGTERM");
+    assert.equal(await stack.exited, 0);
   }
 });
 

@@ -76,3 +76,17 @@ test("the operator listener answers /livez, and /readyz and /healthz with the re
     await listener.stop();
   }
 });
+
+test("the operator listener binds the address it is given, IPv6 too, and its URL brackets it", async () => {
+  const listener = await startMetricsListener({
+    registries: [registryWith("hub_v6_total")],
+    host: "::1",
+    port: 0,
+  });
+  try {
+    assert.match(listener.url, /^http:\/\/\[::1\]:\d+\/metrics$/);
+    assert.match(await (await fetch(listener.url)).text(), /^hub_v6_total 3$/m);
+  } finally {
+    await listener.stop();
+  }
+});

@@ -32,6 +32,19 @@ test("each admin verb parses into one request, with --json and repeated --origin
     json: false,
     request: { verb: "key.revoke", keyId: "key_a" },
   });
+  for (const [argv, request] of [
+    [["admin", "key", "disable", "key_a"], { verb: "key.disable", keyId: "key_a" }],
+    [["admin", "key", "enable", "key_a"], { verb: "key.enable", keyId: "key_a" }],
+    [["admin", "org", "disable", "org_a"], { verb: "org.disable", orgId: "org_a" }],
+    [["admin", "org", "enable", "org_a"], { verb: "org.enable", orgId: "org_a" }],
+    [["admin", "member", "list", "--org", "org_a"], { verb: "member.list", orgId: "org_a" }],
+    [
+      ["admin", "member", "remove", "--org", "org_a", "--email", "a@example.com"],
+      { verb: "member.remove", orgId: "org_a", email: "a@example.com" },
+    ],
+  ] as const) {
+    assert.deepEqual(parseCommand([...argv]), { kind: "admin", json: false, request }, argv.join(" "));
+  }
   assert.deepEqual(
     parseCommand(["admin", "key", "create", "--org", "org_a", "--expires", "12h"]).kind,
     "admin",
@@ -49,6 +62,10 @@ test("unknown verbs, unknown options, missing and extra arguments are usage erro
     ["admin", "org", "create", "--name"],
     ["admin", "key", "revoke"],
     ["admin", "key", "revoke", "key_a", "key_b"],
+    ["admin", "key", "disable"],
+    ["admin", "org", "enable"],
+    ["admin", "member", "list"],
+    ["admin", "member", "remove", "--org", "org_a"],
     ["admin", "project", "origins", "--project", "proj_a"],
     ["admin", "org", "list", "--limit", "0"],
     ["migrate", "--force"],

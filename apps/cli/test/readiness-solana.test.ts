@@ -12,6 +12,7 @@ import { type MetricsListener, startMetricsListener } from "../src/start-metrics
 interface Report {
   status: string;
   notReady: string[];
+  degraded: string[];
   checks: { name: string; ready: boolean; detail?: string }[];
 }
 
@@ -78,7 +79,7 @@ function check(report: Report, name: string) {
   return found;
 }
 
-test("/readyz on the operator listener checks the Solana chain's RPC and the reconciler's slot lag", async () => {
+test("/readyz on the operator listener reports the Solana chain's RPC and the reconciler's slot lag, degraded but serving", async () => {
   const domain = solana.manifest.chainDomain;
   const chainCheck = `chain:${domain}`;
   const reconcilerCheck = `reconciler:${domain}`;
@@ -93,8 +94,11 @@ test("/readyz on the operator listener checks the Solana chain's RPC and the rec
     const answer = await readyz(follower);
     return answer.body.checks.length > 0 ? answer : undefined;
   });
-  assert.equal(unindexed.status, 503);
-  assert.deepEqual(unindexed.body.notReady, [reconcilerCheck]);
+  // A chain never drains the replica: it is named as degraded, and the process still serves.
+  assert.equal(unindexed.status, 200);
+  assert.equal(unindexed.body.status, "degraded");
+  assert.deepEqual(unindexed.body.notReady, []);
+  assert.deepEqual(unindexed.body.degraded, [reconcilerCheck]);
   assert.equal(check(unindexed.body, chainCheck).ready, true);
   assert.equal(check(unindexed.body, reconcilerCheck).detail, `the reconciler has not indexed ${domain} yet`);
 
@@ -104,9 +108,11 @@ test("/readyz on the operator listener checks the Solana chain's RPC and the rec
   for (const url of [leader, follower]) {
     const ready = await pollUntil(`${url} answers 200`, async () => {
       const answer = await readyz(url);
-      return answer.status === 200 ? answer : undefined;
+      return answer.body.status === "ready" ? answer : undefined;
     });
+    assert.equal(ready.status, 200);
     assert.deepEqual(ready.body.notReady, []);
+    assert.deepEqual(ready.body.degraded, []);
     assert.equal(check(ready.body, chainCheck).ready, true);
     assert.equal(check(ready.body, reconcilerCheck).ready, true);
   }
@@ -115,22 +121,25 @@ test("/readyz on the operator listener checks the Solana chain's RPC and the rec
   solanaClock.advance(200 * 400);
   const behind = await pollUntil("the leader's report names the lag", async () => {
     const answer = await readyz(leader);
-    return answer.status === 503 ? answer : undefined;
+    return answer.body.status === "degraded" ? answer : undefined;
   });
-  assert.deepEqual(behind.body.notReady, [reconcilerCheck]);
+  assert.equal(behind.status, 200);
+  assert.deepEqual(behind.body.notReady, []);
+  assert.deepEqual(behind.body.degraded, [reconcilerCheck]);
   assert.equal(check(behind.body, chainCheck).ready, true);
   assert.match(
     check(behind.body, reconcilerCheck).detail ?? "",
     /^the reconciler is \d+ slots behind the slot \d+ \(bound 150\)$/,
   );
 
-  // The Solana RPC stops answering: both of its checks hold the process back.
+  // The Solana RPC stops answering: both of its checks name it, and the process still serves.
   await solana.stop();
   solanaStopped = true;
   const unreachable = await pollUntil("the leader's report names the chain", async () => {
     const answer = await readyz(leader);
-    return answer.body.notReady.includes(chainCheck) ? answer : undefined;
+    return answer.body.degraded.includes(chainCheck) ? answer : undefined;
   });
-  assert.equal(unreachable.status, 503);
-  assert.deepEqual(unreachable.body.notReady, [chainCheck, reconcilerCheck]);
+  assert.equal(unreachable.status, 200);
+  assert.deepEqual(unreachable.body.notReady, []);
+  assert.deepEqual(unreachable.body.degraded, [chainCheck, reconcilerCheck]);
 });

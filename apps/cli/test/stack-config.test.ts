@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { parseStackConfig, stackConfigSchema } from "../src/stack-config.js";
+import { listenerUrl, parseStackConfig, stackConfigSchema } from "../src/stack-config.js";
 
 const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
 
@@ -86,4 +86,26 @@ test("GATEWAY_TRUSTED_PROXIES is a comma-separated CIDR list, IPv4 and IPv6; any
     () => parseStackConfig({ GATEWAY_TRUSTED_PROXIES: "10.0.0.0/8,proxy.internal" }),
     (error: Error) => error.message.includes("GATEWAY_TRUSTED_PROXIES"),
   );
+});
+
+test("every listener binds 127.0.0.1 unless its *_HOST names an IPv4 or IPv6 address or a host name", () => {
+  const hosts = ["GATEWAY_HOST", "DASHBOARD_HOST", "HUB_HOST", "METRICS_HOST"] as const;
+  const defaults = parseStackConfig({});
+  for (const name of hosts) assert.equal(defaults[name], "127.0.0.1", name);
+  for (const value of ["0.0.0.0", "::", "::1", "fd00::5", "127.0.0.2", "hub.internal", "localhost"]) {
+    const config = parseStackConfig(Object.fromEntries(hosts.map((name) => [name, value])));
+    for (const name of hosts) assert.equal(config[name], value, `${name}=${value}`);
+  }
+  for (const value of ["[::1]", "http://127.0.0.1", "127.0.0.1:8080", "a b", "-bad"])
+    assert.throws(() => parseStackConfig({ GATEWAY_HOST: value }), /GATEWAY_HOST/, value);
+});
+
+test("a listener's printed URL brackets IPv6 and shows an unspecified address as its loopback", () => {
+  assert.equal(listenerUrl("127.0.0.1", 8080), "http://127.0.0.1:8080");
+  assert.equal(listenerUrl("127.0.0.2", 8080), "http://127.0.0.2:8080");
+  assert.equal(listenerUrl("::1", 8080), "http://[::1]:8080");
+  assert.equal(listenerUrl("fd00::5", 9090), "http://[fd00::5]:9090");
+  assert.equal(listenerUrl("0.0.0.0", 8081), "http://127.0.0.1:8081");
+  assert.equal(listenerUrl("::", 8081), "http://[::1]:8081");
+  assert.equal(listenerUrl("hub.internal", 8090), "http://hub.internal:8090");
 });
