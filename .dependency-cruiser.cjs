@@ -1,7 +1,49 @@
 // The layering of DESIGN.md §2, checked by `npm run verify` (scripts/drift/dependency-rules.ts).
+
+// The floors of apps/hub/src, top first. A folder imports only folders on lower floors, never one on its
+// own floor or above; the files at the top of src (create-hub-app.ts, config.ts, …) are the composition
+// root above every floor, and no folder imports them. Types two floors share live on the lower one.
+// A provider kind vets with its chain family's helpers (providers over chains); a chain family builds
+// quote blocks, refund views and readiness checks (chains over quotes and onchain-views, the check type
+// in metrics/readiness.ts); a provider kind's payload for one family lives in providers/<kind>/<family>/.
+const hubFloors = [
+  ["routes"],
+  ["http"],
+  ["services", "operations", "retention", "reconciler"],
+  ["order-status", "open-flow", "submissions"],
+  ["providers"],
+  ["chains"],
+  ["quotes"],
+  ["onchain-views"],
+  ["upstream"],
+  ["limits", "metrics"],
+  ["store"],
+  ["status-rules", "lanes"],
+];
+
+const hubLayerRules = hubFloors.flatMap((floor, rank) =>
+  floor.map((folder) => ({
+    name: `hub-layers-${folder}`,
+    comment: `apps/hub/src/${folder}/ imports only folders on lower floors (hubFloors in .dependency-cruiser.cjs).`,
+    severity: "error",
+    from: { path: `^apps/hub/src/${folder}/` },
+    to: {
+      path: `^apps/hub/src/(?:(?:${[...hubFloors.slice(0, rank).flat(), ...floor.filter((f) => f !== folder)].join("|") || "(?!)"})/|[^/]+\\.ts$)`,
+    },
+  })),
+);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...hubLayerRules,
+    {
+      name: "hub-folders-have-a-floor",
+      comment: "Every folder of apps/hub/src is on a floor: a new folder is added to hubFloors first.",
+      severity: "error",
+      from: { path: "^apps/hub/src/[^/]+/", pathNot: `^apps/hub/src/(?:${hubFloors.flat().join("|")})/` },
+      to: {},
+    },
     {
       name: "packages-never-import-apps",
       comment: "A package is a layer below every app: it never imports one, by path or by @hub/*-app name.",
@@ -57,12 +99,14 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "(^|/)node_modules/|^packages/chain/artifacts/" },
+    exclude: { path: "(^|/)node_modules/|^packages/chain/artifacts/|^(apps|packages)/[^/]+/dist/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {
       exportsFields: ["exports"],
-      conditionNames: ["import", "require", "node", "default", "types"],
+      // `source` first: the workspace resolves its packages to their TypeScript sources (the SDK's
+      // exports point at dist/ otherwise, which exists only after a build).
+      conditionNames: ["source", "import", "require", "node", "default", "types"],
       extensions: [".ts", ".js", ".mjs", ".cjs", ".json"],
     },
   },

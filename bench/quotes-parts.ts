@@ -21,10 +21,10 @@ import { createOrganizationRateLimiter } from "../apps/hub/src/limits/organizati
 import { createQuoteAdmission } from "../apps/hub/src/limits/quote-admission.js";
 import { createSourceRateLimiter } from "../apps/hub/src/limits/source-rate-limiter.js";
 import { createOperationsMetrics } from "../apps/hub/src/operations/operations-metrics.js";
-import { buildOifQuoteRequest } from "../apps/hub/src/quotes/oif/build-oif-quote-request.js";
-import { oifCandidate } from "../apps/hub/src/quotes/oif/oif-candidate.js";
-import { createOifQuoteSource } from "../apps/hub/src/quotes/oif/oif-quote-source.js";
-import { vetOifQuote } from "../apps/hub/src/quotes/oif/vet-oif-quote.js";
+import { buildOifQuoteRequest } from "../apps/hub/src/providers/oif-aggregator/build-oif-quote-request.js";
+import { oifCandidate } from "../apps/hub/src/providers/oif-aggregator/oif-candidate.js";
+import { createOifQuoteSource } from "../apps/hub/src/providers/oif-aggregator/oif-quote-source.js";
+import { vetOifQuote } from "../apps/hub/src/providers/oif-aggregator/vet-oif-quote.js";
 import { createQuoteMetrics } from "../apps/hub/src/quotes/quote-metrics.js";
 import { resolveQuoteRoute } from "../apps/hub/src/quotes/resolve-quote-route.js";
 import { registerCreateQuote } from "../apps/hub/src/routes/create-quote.js";
@@ -32,9 +32,9 @@ import { createCatalogService } from "../apps/hub/src/services/catalog-service.j
 import type { HubServices } from "../apps/hub/src/services/hub-services.js";
 import { createQuoteService } from "../apps/hub/src/services/quote-service.js";
 import type { QuoteStore } from "../apps/hub/src/store/quote-store.js";
-import type { OifAggregatorClient } from "../apps/hub/src/upstream/oif-aggregator-client.js";
-import type { OifQuoteRequest } from "../apps/hub/src/upstream/oif-quote-request.js";
-import { devnetProvider } from "../apps/hub/src/upstream/providers-config.js";
+import type { OifAggregatorClient } from "../apps/hub/src/providers/oif-aggregator/oif-aggregator-client.js";
+import type { OifQuoteRequest } from "../apps/hub/src/providers/oif-aggregator/oif-quote-request.js";
+import { devnetProvider } from "../apps/hub/src/providers/index.js";
 
 /** POST /quote through the dispatcher: median CPU µs a round over 5 runs of 4,000, at 1 and 64 at a time. */
 async function wholeRoundCpu(

@@ -26,9 +26,9 @@ import { createTestDatabases } from "@hub/store";
 import { pino } from "pino";
 import { request } from "undici";
 import { laneTable } from "../apps/hub/src/lanes/lane-table.js";
-import { buildOifQuoteRequest } from "../apps/hub/src/quotes/oif/build-oif-quote-request.js";
+import { buildOifQuoteRequest } from "../apps/hub/src/providers/oif-aggregator/build-oif-quote-request.js";
 import { resolveQuoteRoute } from "../apps/hub/src/quotes/resolve-quote-route.js";
-import type { ProviderConfigInput } from "../apps/hub/src/upstream/providers-config.js";
+import type { ProviderConfigInput } from "../apps/hub/src/providers/index.js";
 import { profiled } from "./cpu-profile.js";
 
 const PROVIDER_DELAYS_MS = [10, 25];

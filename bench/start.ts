@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = fileURLToPath(new URL("../", import.meta.url));
 
 /** `npm start`'s command without its leading `node`: its node flags, the bin and `start`. */
-function npmStartArguments(): string[] {
+export function npmStartArguments(): string[] {
   const { scripts } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
     scripts: { start: string };
   };
@@ -24,7 +24,7 @@ function npmStartArguments(): string[] {
   return rest;
 }
 
-interface StartRun {
+export interface StartRun {
   /** Spawn to the "ready in" line, as the parent sees it. */
   readyMs: number;
   /** The process's own clock at ready: module loading plus the stack's phases. */
@@ -35,8 +35,18 @@ interface StartRun {
   phases: Record<string, number>;
 }
 
+/** How to start the stack: node's arguments, its folder and variables over the benchmark's own. */
+export interface Launch {
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
 /** Spawns `hub start` on dataDir, waits for ready, stops it with SIGTERM and waits for its exit. */
-async function startOnce(dataDir: string): Promise<StartRun> {
+export async function startOnce(
+  dataDir: string,
+  launch: Launch = { args: npmStartArguments(), cwd: root, env: {} },
+): Promise<StartRun> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HUB_DATA_DIR: dataDir,
@@ -52,9 +62,12 @@ async function startOnce(dataDir: string): Promise<StartRun> {
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
+  for (const [name, value] of Object.entries(launch.env))
+    if (value === undefined) delete env[name];
+    else env[name] = value;
   const started = performance.now();
-  const child = spawn(process.execPath, npmStartArguments(), {
-    cwd: root,
+  const child = spawn(process.execPath, launch.args, {
+    cwd: launch.cwd,
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -91,7 +104,7 @@ async function startOnce(dataDir: string): Promise<StartRun> {
   }
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }

@@ -3,7 +3,7 @@
 // the hub wires them) against the quotes benchmark's canned providers in a child process, answering
 // devnet quotes recorded once. Prints process CPU per call at each concurrency, with the load average.
 // `node --import tsx bench/upstream-call.ts` (not listed by `npm run bench`, its name has a dash).
-// BENCH_UPSTREAM_VARIANTS=dirA,dirB (each holding a copy of apps/hub/src/upstream) alternates blocks of
+// BENCH_UPSTREAM_VARIANTS=dirA,dirB (each holding a copy of apps/hub/src/providers) alternates blocks of
 // rounds between them in one process, for A/B runs of a change to the upstream code.
 import { fork } from "node:child_process";
 import { loadavg } from "node:os";
@@ -14,16 +14,17 @@ import { request } from "undici";
 import { laneTable } from "../apps/hub/src/lanes/lane-table.js";
 import { createOutboundLimiter } from "../apps/hub/src/limits/outbound-limiter.js";
 import { createOperationsMetrics } from "../apps/hub/src/operations/operations-metrics.js";
-import { buildOifQuoteRequest } from "../apps/hub/src/quotes/oif/build-oif-quote-request.js";
+import { buildOifQuoteRequest } from "../apps/hub/src/providers/oif-aggregator/build-oif-quote-request.js";
 import { resolveQuoteRoute } from "../apps/hub/src/quotes/resolve-quote-route.js";
 import { deadlineSignal } from "../apps/hub/src/upstream/deadline-signal.js";
-import type { createProviderClients as CreateProviderClients } from "../apps/hub/src/upstream/provider-clients.js";
+import type { createProviderClients as CreateProviderClients } from "../apps/hub/src/providers/provider-clients.js";
+import { oifAggregatorKind } from "../apps/hub/src/providers/oif-aggregator/oif-aggregator-kind.js";
 import { profiled } from "./cpu-profile.js";
 
 const levels = (process.env.BENCH_LEVELS ?? "1,64").split(",").map(Number);
 const roundsPerBlock = Number(process.env.BENCH_ROUNDS ?? 400);
 const blocks = Number(process.env.BENCH_BLOCKS ?? 6);
-const variantDirs = (process.env.BENCH_UPSTREAM_VARIANTS ?? "apps/hub/src/upstream").split(",");
+const variantDirs = (process.env.BENCH_UPSTREAM_VARIANTS ?? "apps/hub/src/providers").split(",");
 
 function child(script: string, args: string[] = []) {
   const process_ = fork(new URL(script, import.meta.url).pathname, args, { execArgv: ["--import", "tsx"] });
@@ -96,7 +97,9 @@ async function round(clients: (typeof variants)[number]["clients"]) {
   const deadline = deadlineSignal(undefined, 10_000);
   try {
     const outcomes = await Promise.all(
-      clients.enabled.flatMap((client) => requests.map((r) => client.quote(r, deadline.signal))),
+      clients
+        .enabledOf(oifAggregatorKind)
+        .flatMap((client) => requests.map((r) => client.quote(r, deadline.signal))),
     );
     for (const outcome of outcomes) if (outcome.kind !== "quotes") failures += 1;
   } finally {

@@ -11,7 +11,7 @@ import { addressToBytes32, encodeBase58, solanaOifChainId } from "@hub/chain";
 import type { Catalog, CatalogSolanaChain } from "@hub/contract";
 import { address } from "@solana/kit";
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
-import { vetOifQuote } from "../apps/hub/src/quotes/oif/vet-oif-quote.js";
+import { vetOifQuote } from "../apps/hub/src/providers/oif-aggregator/vet-oif-quote.js";
 import { resolveQuoteRoute } from "../apps/hub/src/quotes/resolve-quote-route.js";
 import { testCatalog } from "../apps/hub/test/hub-fixture.js";
 import { permit2Answer, solanaAnswer } from "../apps/hub/test/solana-quote-answers.js";
