@@ -22,7 +22,7 @@ import { runInNewContext } from "node:vm";
 import { type Catalog, type CatalogChain, type HubAnswer, hubHeaders } from "@hub/contract";
 import { createDevnet } from "@hub/devnet-app";
 import { createTestHubApp } from "@hub/hub-app/test-harness";
-import { createTestDatabases } from "@hub/store";
+import { createTestDatabases, type SqlClient, type SqlParam } from "@hub/store";
 import { pino } from "pino";
 import { request } from "undici";
 import { laneTable } from "../apps/hub/src/lanes/lane-table.js";
@@ -30,13 +30,12 @@ import { buildOifQuoteRequest } from "../apps/hub/src/providers/oif-aggregator/b
 import { resolveQuoteRoute } from "../apps/hub/src/quotes/resolve-quote-route.js";
 import type { ProviderConfigInput } from "../apps/hub/src/providers/index.js";
 import { profiled } from "./cpu-profile.js";
+import { measureFloorRound } from "./quotes-floor.js";
 
 const PROVIDER_DELAYS_MS = [10, 25];
-const LEVELS = [
-  { concurrency: 1, rounds: 100 },
-  { concurrency: 16, rounds: 320 },
-  { concurrency: 64, rounds: 960 },
-];
+/** The level the goals are set at; the floor round runs as many rounds, as many in flight. */
+const LEVEL_64 = { concurrency: 64, rounds: 960 };
+const LEVELS = [{ concurrency: 1, rounds: 100 }, { concurrency: 16, rounds: 320 }, LEVEL_64];
 const GATEWAY_SECRET = "bench-gateway-secret-0123456789abcdef";
 const HELD_HEADER = "x-bench-held-ms";
 const SUCCESS_HEAD = Buffer.from('{"success":true,');
@@ -138,6 +137,36 @@ function providerHolds() {
   };
 }
 
+/**
+ * The hub's SQL client, counting its quotes-table inserts (statements and rows, 15 parameters a row): how
+ * the rounds' rows were grouped, beside the floor round's one statement per 64 rows.
+ */
+function countingQuoteInserts(sql: SqlClient, count: { statements: number; rows: number }): SqlClient {
+  const counted = (text: string, params: readonly unknown[] | undefined) => {
+    if (!text.startsWith("INSERT INTO quotes")) return;
+    count.statements += 1;
+    count.rows += (params?.length ?? 0) / 15;
+  };
+  return new Proxy(sql, {
+    get(target, key) {
+      if (key === "run") {
+        return (name: string, text: string, params: readonly (string | null)[]) => {
+          counted(text, params);
+          return target.run(name, text, params);
+        };
+      }
+      if (key === "query") {
+        return (text: string, params?: readonly SqlParam[]) => {
+          counted(text, params);
+          return target.query(text, params);
+        };
+      }
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 /** RSS, the JavaScript heap and array buffers in MiB, after a full GC and a second's rest. */
@@ -165,6 +194,7 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
     // Long enough that a loaded machine shows up as overhead, not as refusals.
     timeoutMs: 14_000,
   }));
+  const quoteInserts = { statements: 0, rows: 0 };
   const hub = createTestHubApp({
     // The benchmark measures the round, not the limiters: on a fast machine 64 concurrent rounds pass the
     // per-IP limiter's 1,000 a second (the memory batches were refused with EMC0005).
@@ -176,7 +206,7 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
     catalog: devnet.catalog,
     logger: pino({ level: process.env.BENCH_LOG ?? "silent" }, pino.destination(2)),
     replicaId: "bench",
-    sql: db.sql,
+    sql: countingQuoteInserts(db.sql, quoteInserts),
     providers: providerConfigs,
   });
   try {
@@ -246,6 +276,8 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
     };
 
     const results: Record<string, object> = {};
+    /** Hub CPU per round and overhead p99 at 64, unrounded, for the ratios. */
+    let at64: { cpuMsPerRound: number; overheadP99Ms: number } | undefined;
     await record();
     // One at a time, a round's p50 still falls by about 1 ms between rounds 20 and 150 (JIT): the
     // levels start after 200 rounds, the memory figures after 20 as before.
@@ -317,6 +349,8 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
       // alive 30 s) here, as a hub under steady load has them, not inside the measured rounds.
       await quoteMany(level.concurrency, level.concurrency * 2, []);
       unattributedRounds = 0;
+      quoteInserts.statements = 0;
+      quoteInserts.rows = 0;
       const samples: number[] = [];
       const holds: number[] = [];
       const started = performance.now();
@@ -331,6 +365,7 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
       const aboveNominal = samples.map((sample, i) => sample + holds[i]! - slowest).sort((a, b) => a - b);
       samples.sort((a, b) => a - b);
       holds.sort((a, b) => a - b);
+      if (level === LEVEL_64) at64 = { cpuMsPerRound, overheadP99Ms: percentile(samples, 99) };
       results[String(level.concurrency)] = {
         rounds: level.rounds,
         answered: samples.length,
@@ -344,9 +379,26 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
         overheadAboveNominalP99Ms: round(percentile(aboveNominal, 99)),
         quotesPerSecond: Math.round((samples.length / wallMs) * 1000),
         hubCpuMsPerRound: round(cpuMsPerRound),
+        quoteRowsPerInsert: round(quoteInserts.rows / quoteInserts.statements),
         roundsPerHubCpuSecond: Math.round(1000 / cpuMsPerRound),
       };
     }
+    if (at64 === undefined) throw new Error("the 64 level did not run");
+    // The floor round on the 64 level's recorded answers, as many rounds and as many in flight.
+    const floorRound = await measureFloorRound({
+      sql: db.sql,
+      route,
+      payload,
+      answers,
+      providerIds: providerConfigs.map((provider) => provider.id),
+      replicaId: "bench",
+      caller: { organization: headers[hubHeaders.organization], subject: headers[hubHeaders.subject] },
+      quoteLifetimeMs: 30_000,
+      rounds: LEVEL_64.rounds,
+      concurrency: LEVEL_64.concurrency,
+      idleCpuMsPerMs,
+    });
+    const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
     return {
       what: "POST /quote time in the hub minus the longest time a provider really held one of the round's calls (AboveNominal: minus the slowest provider's nominal delay)",
       providerDelaysMs: PROVIDER_DELAYS_MS,
@@ -358,6 +410,12 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
       loadAverage1m: loadavg()[0],
       idleCpuMsPerSecond: round(idleCpuMsPerMs * 1000),
       byConcurrency: results,
+      floorRound,
+      ratios: {
+        hubCpuAt64ToFloor: ratio(at64.cpuMsPerRound, floorRound.hubCpuMsPerRound),
+        p99At64ToFifoBound: ratio(at64.overheadP99Ms, 64 * at64.cpuMsPerRound),
+        goals: { hubCpuAt64ToFloor: "<= 1.5", p99At64ToFifoBound: "<= 1.0" },
+      },
     };
   } finally {
     await hub.close();

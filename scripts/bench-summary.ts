@@ -6,13 +6,19 @@ import { join } from "node:path";
 
 type Json = Record<string, unknown>;
 
-/** The figures each benchmark's table row shows; a path may end in a ratio of two paths (`a / b`). */
+/**
+ * The figures each benchmark's table row shows; a path may end in a ratio of two paths (`a / b`). A
+ * figure `x.y` with a `x.goals.y` beside it is printed with that goal.
+ */
 const headlines: Record<string, readonly string[]> = {
   quotes: [
     "byConcurrency.1.overheadP50Ms",
     "byConcurrency.64.overheadP99Ms",
     "byConcurrency.64.hubCpuMsPerRound",
     "byConcurrency.64.quotesPerSecond",
+    "floorRound.hubCpuMsPerRound",
+    "ratios.hubCpuAt64ToFloor",
+    "ratios.p99At64ToFifoBound",
   ],
   gateway: [
     "verdict.throughputRatio",
@@ -38,7 +44,10 @@ function at(value: unknown, path: string): unknown {
 function figure(result: unknown, path: string): string {
   const [top, bottom] = path.split(" / ");
   const a = at(result, top ?? "");
-  if (bottom === undefined) return typeof a === "number" ? String(a) : "-";
+  if (bottom === undefined) {
+    const goal = at(result, path.replace(/\.([^.]+)$/, ".goals.$1"));
+    return `${typeof a === "number" ? String(a) : "-"}${typeof goal === "string" ? ` (goal ${goal})` : ""}`;
+  }
   const b = at(result, bottom);
   return typeof a === "number" && typeof b === "number" && b !== 0 ? (a / b).toFixed(2) : "-";
 }
