@@ -1,7 +1,7 @@
 // CPU profiles of a benchmark's measured phase only: with BENCH_CPU_PROFILE_DIR set, `profiled(label, work)`
 // records this process's main thread while `work` runs and writes <dir>/<label>.cpuprofile (Chrome's
 // format; the folder is made when missing); `node --import tsx bench/cpu-profile.ts <file>` prints the top
-// functions by self and by inclusive time.
+// functions by self and by inclusive time; `--minus <floor file>` their self time above the floor round's.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { join } from "node:path";
@@ -77,9 +77,32 @@ export function summarize(profile: Profile, top = 25) {
   return { totalMs: Math.round(totalUs / 1000), self: rows(self), inclusive: rows(inclusive) };
 }
 
+/**
+ * Self milliseconds per function of `profile` less those of `floor` (a profile of the same number of
+ * rounds of the floor round): what the round spends above its floor, function by function, idle left out.
+ */
+export function aboveFloor(profile: Profile, floor: Profile, top = 25) {
+  const floorMs = new Map(summarize(floor, Number.POSITIVE_INFINITY).self.map((row) => [row.fn, row.ms]));
+  const { totalMs, self } = summarize(profile, Number.POSITIVE_INFINITY);
+  const rows = self
+    .filter((row) => !row.fn.startsWith("(idle)"))
+    .map((row) => ({ fn: row.fn, ms: Math.round((row.ms - (floorMs.get(row.fn) ?? 0)) * 10) / 10 }))
+    .sort((a, b) => b.ms - a.ms);
+  const floorTotalMs = summarize(floor, 0).totalMs;
+  return { totalMs, floorTotalMs, aboveFloor: rows.slice(0, top) };
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const file = process.argv[2];
-  if (!file) throw new Error("usage: node --import tsx bench/cpu-profile.ts <file.cpuprofile> [top]");
-  const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
-  console.log(JSON.stringify(summarize(profile, Number(process.argv[3] ?? 25)), null, 1));
+  const [file, ...rest] = process.argv.slice(2);
+  const minus = rest.indexOf("--minus");
+  const floorFile = minus === -1 ? undefined : rest[minus + 1];
+  const top = Number(rest.find((arg, i) => arg !== "--minus" && i !== minus + 1) ?? 25);
+  if (!file || (minus !== -1 && !floorFile)) {
+    throw new Error(
+      "usage: node --import tsx bench/cpu-profile.ts <file.cpuprofile> [top] [--minus <floor.cpuprofile>]",
+    );
+  }
+  const read = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Profile;
+  const summary = floorFile ? aboveFloor(read(file), read(floorFile), top) : summarize(read(file), top);
+  console.log(JSON.stringify(summary, null, 1));
 }
