@@ -19,7 +19,11 @@ import { pino } from "pino";
 import { Pool } from "undici";
 import { hashMessage, recoverPublicKey } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { createOpenFlowStore, type NewRegistration } from "../apps/hub/src/store/open-flow-store.js";
+import {
+  createOpenFlowStore,
+  type NewRegistration,
+  type RegistrationSignature,
+} from "../apps/hub/src/store/open-flow-store.js";
 import { type SeededQuote, seedOpenFlowQuote } from "../apps/hub/test/open-flow-order-seed.js";
 import { startBenchGateway } from "./bench-gateway.js";
 import { profiled } from "./cpu-profile.js";
@@ -131,7 +135,11 @@ function anchorRegistration(
   signed: SignedIntent,
   signer: `0x${string}`,
 ): NewRegistration {
-  const signature = { signature: signed.signature, signer, scheme: OPEN_FLOW_SIGNATURE_SCHEME };
+  const signature: RegistrationSignature = {
+    signature: signed.signature,
+    signer,
+    scheme: OPEN_FLOW_SIGNATURE_SCHEME,
+  };
   return {
     hubOrderId: hubOrderId(seeded.quoteId),
     quote: {
