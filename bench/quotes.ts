@@ -36,6 +36,8 @@ const PROVIDER_DELAYS_MS = [10, 25];
 /** The level the goals are set at; the floor round runs as many rounds, as many in flight. */
 const LEVEL_64 = { concurrency: 64, rounds: 960 };
 const LEVELS = [{ concurrency: 1, rounds: 100 }, { concurrency: 16, rounds: 320 }, LEVEL_64];
+/** The memory goal: RSS after 10,000 quotes and a GC at most this many times RSS after the first 1,000 and a GC. */
+const MEMORY_RATIO_AT_MOST = 1.1;
 const GATEWAY_SECRET = "bench-gateway-secret-0123456789abcdef";
 const HELD_HEADER = "x-bench-held-ms";
 const SUCCESS_HEAD = Buffer.from('{"success":true,');
@@ -317,15 +319,20 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
       // 128 MB, in WebAssembly memory that never shrinks), not a leak.
       const batches = Math.max(2, Number(process.env.BENCH_MEMORY_BATCHES ?? 2));
       const idleMb = await settledMemoryMb();
+      // The goal's anchor: the first 1,000 quotes of the first batch, then a GC, then the batch's rest.
+      const anchorRounds = Math.min(1000, options.memoryRounds);
+      await quoteMany(64, anchorRounds, []);
+      const afterFirst1000AndGcMb = await settledMemoryMb();
       const afterEachBatchAndGcMb: Awaited<ReturnType<typeof settledMemoryMb>>[] = [];
       let rssAfterQuotesMb = 0;
       for (let batch = 0; batch < batches; batch += 1) {
-        await quoteMany(64, options.memoryRounds, []);
+        await quoteMany(64, batch === 0 ? options.memoryRounds - anchorRounds : options.memoryRounds, []);
         if (batch === 0) rssAfterQuotesMb = mb(process.memoryUsage().rss);
         afterEachBatchAndGcMb.push(await settledMemoryMb());
       }
       const devnetWhere = process.env.BENCH_DEVNET === "in-process" ? "in the process" : "in a child process";
       const rssAfter = afterEachBatchAndGcMb.map((m) => m.rss);
+      const [afterQuotesAndGc] = afterEachBatchAndGcMb as [(typeof afterEachBatchAndGcMb)[number]];
       const refused = Object.values(failures).reduce((sum, count) => sum + count, 0);
       if (refused > 0) {
         process.stderr.write(
@@ -333,13 +340,20 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
         );
       }
       return {
-        what: `the hub's process memory idle (after 20 quotes) and after each of ${batches} batches of ${options.memoryRounds} quotes, 64 concurrent (${db.driver}, devnet ${devnetWhere})`,
+        what: `the hub's process memory idle (after 20 quotes), after the first ${anchorRounds} quotes and after each of ${batches} batches of ${options.memoryRounds} quotes, 64 concurrent (${db.driver}, devnet ${devnetWhere})`,
         loadAverage1m: loadavg()[0],
         idleMb,
         rssAfterQuotesMb,
-        afterQuotesAndGcMb: afterEachBatchAndGcMb[0],
+        afterFirst1000AndGcMb,
+        afterQuotesAndGcMb: afterQuotesAndGc,
         afterEachBatchAndGcMb,
         rssGrowthAfterFirstBatchMb: Math.max(...rssAfter.slice(1)) - rssAfter[0]!,
+        // RSS after the first batch and a GC against after its first 1,000 quotes and a GC.
+        ratio: Number((afterQuotesAndGc.rss / afterFirst1000AndGcMb.rss).toFixed(3)),
+        goal: {
+          ratioAtMost: MEMORY_RATIO_AT_MOST,
+          met: afterQuotesAndGc.rss / afterFirst1000AndGcMb.rss <= MEMORY_RATIO_AT_MOST,
+        },
         refusals: failures,
       };
     }

@@ -27,9 +27,9 @@ const headlines: Record<string, readonly string[]> = {
     "httpTransportVerdict.inOwnProcessRatioToNginx.gateway / httpTransportVerdict.inOwnProcessRatioToNginx.nodeHttpFloor",
   ],
   status: ["cachedReads.readsPerSecond", "cachedReads.ratioToBare", "cachedReads.p99Ms"],
-  openflow: ["firstRegistrations.perSecond", "firstRegistrations.processCpuMsPerRequest"],
+  openflow: ["firstRegistrations.perSecond", "firstRegistrations.processCpuMsPerRequest", "ratioToAnchor"],
   start: ["freshDataDir.readyMsMedian", "existingDataDir.readyMsMedian"],
-  memory: ["idleMb.rss", "rssAfterQuotesMb", "afterQuotesAndGcMb.rss", "rssGrowthAfterFirstBatchMb"],
+  memory: ["idleMb.rss", "afterFirst1000AndGcMb.rss", "afterQuotesAndGcMb.rss", "ratio"],
 };
 
 function at(value: unknown, path: string): unknown {
