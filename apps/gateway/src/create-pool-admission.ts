@@ -50,10 +50,6 @@ export function createPoolAdmission(config: GatewayConfig, counters: Counters): 
   // counters' map.
   const organizationPools = new Map<string, readonly Pool[]>();
 
-  function costIn(pool: Pool, route: RouteDefinition, charge: boolean): number {
-    return !charge ? 0 : route.bucket !== undefined ? pool.chargedRouteCost : 1;
-  }
-
   function setRateHeaders(headers: Record<string, string>, result: TakeResult): void {
     headers["ratelimit-limit"] = String(result.limit);
     headers["ratelimit-remaining"] = String(result.remaining);
@@ -90,41 +86,27 @@ export function createPoolAdmission(config: GatewayConfig, counters: Counters): 
       ];
     },
 
-    take(headers, pools, route, charge) {
-      const [only] = pools;
-      if (pools.length !== 1 || only === undefined) return takeInTurn(headers, pools, route, charge);
-      // An organization's one pool (every key's call): its own answer, without an async frame.
-      return counters.take(only.key, only.rule, costIn(only, route, charge)).then((result) => {
-        setRateHeaders(headers, result);
-        return result.allowed ? { result } : { refusedBy: only, result };
-      });
+    async take(headers, pools, route, charge) {
+      let tightest: TakeResult | undefined;
+      for (const pool of pools) {
+        const cost = !charge ? 0 : route.bucket !== undefined ? pool.chargedRouteCost : 1;
+        const result = await counters.take(pool.key, pool.rule, cost);
+        if (
+          !tightest ||
+          !result.allowed ||
+          result.remaining < tightest.remaining ||
+          (result.remaining === tightest.remaining && result.limit < tightest.limit)
+        ) {
+          tightest = result;
+        }
+        if (!result.allowed) {
+          setRateHeaders(headers, result);
+          return { refusedBy: pool, result };
+        }
+      }
+      if (tightest === undefined) throw new Error("a credential's pools are never empty");
+      setRateHeaders(headers, tightest);
+      return { result: tightest };
     },
   };
-
-  async function takeInTurn(
-    headers: Record<string, string>,
-    pools: readonly Pool[],
-    route: RouteDefinition,
-    charge: boolean,
-  ): Promise<PoolTake> {
-    let tightest: TakeResult | undefined;
-    for (const pool of pools) {
-      const result = await counters.take(pool.key, pool.rule, costIn(pool, route, charge));
-      if (
-        !tightest ||
-        !result.allowed ||
-        result.remaining < tightest.remaining ||
-        (result.remaining === tightest.remaining && result.limit < tightest.limit)
-      ) {
-        tightest = result;
-      }
-      if (!result.allowed) {
-        setRateHeaders(headers, result);
-        return { refusedBy: pool, result };
-      }
-    }
-    if (tightest === undefined) throw new Error("a credential's pools are never empty");
-    setRateHeaders(headers, tightest);
-    return { result: tightest };
-  }
 }
