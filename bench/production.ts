@@ -14,9 +14,11 @@
 // START_STORES=pglite (or postgres) runs only that one.
 // The anchor (issue 30's goal: start to ready on an existing data dir at most 2x it) is a process that
 // does what the built start does before it builds anything, and nothing more: the same node flags, the
-// third-party packages hub.js preloads, dist/main.js's imports, the start command's graph and the stack's
-// modules (importStackModules, the list the start imports), and the same store opened on the same data
-// dir (or database) and closed; spawn to exit. Each run's anchor follows that run's built starts.
+// compile cache the start left in the data dir (if it made one), the third-party packages hub.js
+// preloads, the start's own modules as the start loads them (the start bundle when the build made
+// one; else dist/main.js's imports and the start command's graph), the stack's modules
+// (importStackModules, the list the start imports) and the same store opened on the same data dir (or
+// database) and closed; spawn to exit. Each run's anchor follows that run's starts.
 // BENCH_CPU_PROFILE_DIR=<dir> writes a .cpuprofile of each built start there.
 // `npm run bench -- production`.
 import { execFileSync, spawn } from "node:child_process";
@@ -50,22 +52,33 @@ function builtCopy(work: string): string {
 
 /** What the built start does before it starts any listener: imports, then the store opened (see above). */
 const anchorSource = `
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { enableCompileCache } from "node:module";
 import { pathToFileURL } from "node:url";
+const compileCache = \`\${process.env.HUB_DATA_DIR}/compile-cache\`;
+if (existsSync(compileCache)) enableCompileCache(compileCache);
 const at = (path) => pathToFileURL(\`\${process.cwd()}/\${path}\`).href;
 const { preloadPackages } = await import(at("apps/cli/bin/preload-packages.js"));
 await preloadPackages(false);
 process.setSourceMapsEnabled(true);
-const main = at("apps/cli/dist/main.js");
-const imports = [...readFileSync(new URL(main), "utf8").matchAll(/^import .* from "(.+)";$/gm)];
-await Promise.all(imports.map(([, specifier]) => import(new URL(specifier, main).href)));
-await import(at("apps/cli/dist/start-command.js"));
-const { importStackModules } = await import(at("apps/cli/dist/start-foundations.js"));
-const { openStore } = await import("@hub/store");
+const bundle = at("apps/cli/dist/start-bundle/start.js");
+let modules;
+if (existsSync(new URL(bundle))) modules = await import(bundle);
+else {
+  const main = at("apps/cli/dist/main.js");
+  const imports = [...readFileSync(new URL(main), "utf8").matchAll(/^import .* from "(.+)";$/gm)];
+  await Promise.all(imports.map(([, specifier]) => import(new URL(specifier, main).href)));
+  await import(at("apps/cli/dist/start-command.js"));
+  const [{ importStackModules }, { openStore }] = await Promise.all([
+    import(at("apps/cli/dist/start-foundations.js")),
+    import("@hub/store"),
+  ]);
+  modules = { importStackModules, openStore };
+}
 const databaseUrl = process.env.DATABASE_URL;
 const [store] = await Promise.all([
-  openStore({ dataDir: process.env.HUB_DATA_DIR, ...(databaseUrl ? { databaseUrl } : {}) }),
-  importStackModules(),
+  modules.openStore({ dataDir: process.env.HUB_DATA_DIR, ...(databaseUrl ? { databaseUrl } : {}) }),
+  modules.importStackModules(),
 ]);
 await store.close();
 process.exit(0);

@@ -5,7 +5,7 @@
 // `npm test` run node with --conditions=source), or in a checkout never built, it runs the TypeScript
 // sources: `hub start` from a bundle of them cached in node_modules/.cache (start-bundle.js), or through
 // tsx when the bundle cannot be made; every other verb through tsx (docs/decisions.md, "Compiled build").
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { enableCompileCache, flushCompileCache, register as registerHooks } from "node:module";
 import { join, resolve } from "node:path";
 import { preloadPackages } from "./preload-packages.js";
@@ -58,7 +58,12 @@ if (mode === "built") {
   if (start) useCompileCache();
   if (start) await preloadPackages(devnet);
   process.setSourceMapsEnabled(true);
-  await import("../dist/main.js");
+  // `npm run build` bundles the start's compiled modules: the same code, loaded from a few files.
+  const bundle = new URL("../dist/start-bundle/start.js", import.meta.url);
+  if (start && existsSync(bundle)) {
+    const { runStart } = await import(bundle.href);
+    await runStart(process.argv.slice(3));
+  } else await import("../dist/main.js");
   // Written now that the stack is ready (or the verb done), not only when the process ends.
   flushCompileCache();
 } else {
