@@ -18,12 +18,13 @@
 // preloads, the start's own modules as the start loads them (the start bundle when the build made
 // one; else dist/main.js's imports and the start command's graph), the stack's modules
 // (importStackModules, the list the start imports) and the same store opened on the same data dir (or
-// database) and closed; spawn to exit. Each run's anchor follows that run's starts.
+// database) and closed; spawn to exit. Each run's anchor follows that run's starts, in the built copy
+// and in the base copy when it has the anchor's entry points.
 // BENCH_CPU_PROFILE_DIR=<dir> writes a .cpuprofile of each built start there.
 // `npm run bench -- production`.
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -188,14 +189,16 @@ export async function run(options: { runs?: number } = {}): Promise<object> {
     const only = process.env.START_LAUNCHES?.split(",");
     if (only) for (const name of Object.keys(launches)) if (!only.includes(name)) delete launches[name];
     const loadBefore = loadavg()[0];
-    type Results = {
-      launches: Record<string, { fresh: StartRun[]; existing: StartRun[] }>;
-      anchor: number[];
-    };
-    const results = {} as Record<StoreName, Results>;
+    // The anchor runs in each built copy that has its entry points (a base before them has none).
+    const anchored = (name: string) =>
+      (name === "built" || name === "base") &&
+      existsSync(join((launches[name] as Launch).cwd, "apps/cli/bin/preload-packages.js"));
+    type Started = { fresh: StartRun[]; existing: StartRun[]; anchor: number[] };
+    const results = {} as Record<StoreName, Record<string, Started>>;
     for (const store of stores) {
-      results[store] = { launches: {}, anchor: [] };
-      for (const name of Object.keys(launches)) results[store].launches[name] = { fresh: [], existing: [] };
+      results[store] = {};
+      for (const name of Object.keys(launches))
+        results[store][name] = { fresh: [], existing: [], anchor: [] };
     }
     for (let i = 0; i < runs; i++) {
       for (const store of stores) {
@@ -206,11 +209,11 @@ export async function run(options: { runs?: number } = {}): Promise<object> {
             ? { ...launch, env: { ...launch.env, DATABASE_URL: database.url } }
             : launch;
           try {
-            const list = results[store].launches[name] as { fresh: StartRun[]; existing: StartRun[] };
+            const list = results[store][name] as Started;
             list.fresh.push(await startOnce(dataDir, onStore));
             list.existing.push(await startOnce(dataDir, onStore));
-            if (name === "built")
-              results[store].anchor.push(await anchorOnce(launch.cwd, nodeFlags, dataDir, database?.url));
+            if (anchored(name))
+              list.anchor.push(await anchorOnce(launch.cwd, nodeFlags, dataDir, database?.url));
           } finally {
             rmSync(dataDir, { recursive: true, force: true });
             await database?.drop();
@@ -225,28 +228,29 @@ export async function run(options: { runs?: number } = {}): Promise<object> {
       cpuMs: list.map((r) => r.cpuMs),
       phasesOfMedianRun: list.find((r) => r.readyMs === median(list.map((x) => x.readyMs)))?.phases,
     });
-    const ofStore = ({ launches: started, anchor }: Results) => {
-      const existing = started.built?.existing.map((r) => r.readyMs) ?? [];
+    const ofLaunch = (name: string, { fresh, existing, anchor }: Started) => {
+      const ready = existing.map((r) => r.readyMs);
       return {
-        ...Object.fromEntries(
-          Object.entries(started).map(([name, { fresh, existing }]) => [
-            name,
-            {
-              args: (launches[name] as Launch).args.join(" "),
-              freshDataDir: summary(fresh),
-              existingDataDir: summary(existing),
-            },
-          ]),
-        ),
+        args: (launches[name] as Launch).args.join(" "),
+        freshDataDir: summary(fresh),
+        existingDataDir: summary(existing),
         ...(anchor.length > 0
           ? {
               anchor: { msMedian: median(anchor), ms: anchor },
-              ratioToAnchor: Number((median(existing) / median(anchor)).toFixed(2)),
-              ratioToAnchorPerRun: existing.map((ms, i) =>
-                Number((ms / (anchor[i] ?? Number.NaN)).toFixed(2)),
-              ),
+              ratioToAnchor: Number((median(ready) / median(anchor)).toFixed(2)),
+              ratioToAnchorPerRun: ready.map((ms, i) => Number((ms / (anchor[i] ?? Number.NaN)).toFixed(2))),
             }
           : {}),
+      };
+    };
+    const ofStore = (started: Record<string, Started>) => {
+      const launched = Object.fromEntries(
+        Object.entries(started).map(([name, result]) => [name, ofLaunch(name, result)]),
+      );
+      const built = launched.built;
+      return {
+        ...(built && "anchor" in built ? { anchor: built.anchor, ratioToAnchor: built.ratioToAnchor } : {}),
+        ...launched,
       };
     };
     return {
