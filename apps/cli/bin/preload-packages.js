@@ -8,9 +8,8 @@ import { readFileSync } from "node:fs";
  * so that only the hub's own maps are read; through tsx, before its hooks are registered, so that their
  * files (viem alone is hundreds) skip the hooks' thread, about 1 s of a start. yaml (only the OpenAPI
  * document's generator, never a start, uses it) is left out, and so are ioredis without REDIS_URL and
- * undici without the devnet (only the devnet's solver client calls through it), and @solana/kit with
- * the token program's client, which the hub loads on its first Solana source's round; the admin verbs,
- * which load little, do not pay for it.
+ * undici without the devnet (only the devnet's solver client calls through it); the admin verbs, which
+ * load little, do not pay for it.
  */
 export async function preloadPackages(devnet, env = process.env) {
   const dependencies = (packageFile) =>
@@ -23,6 +22,5 @@ export async function preloadPackages(devnet, env = process.env) {
   names.delete("yaml");
   if (!env.REDIS_URL && !env.REDIS_URL_FILE) names.delete("ioredis");
   if (!devnet) names.delete("undici");
-  if (!devnet) for (const name of ["@solana/kit", "@solana-program/token"]) names.delete(name);
   await Promise.all([...names].map((name) => import(name)));
 }

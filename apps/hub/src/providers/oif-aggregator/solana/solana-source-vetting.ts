@@ -1,3 +1,5 @@
+import { address } from "@solana/kit";
+import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import type { SolanaBlockhashChecker } from "../../../chains/solana/solana-blockhash-checker.js";
 import type { SolanaToEvmQuoteRoute } from "../../../quotes/solana-quote-route.js";
 import type { HeldOutcome, SourceVetting, SourceVettingOf } from "../source-vetting.js";
@@ -34,11 +36,6 @@ async function deriveVetting(
   blockhashes: SolanaBlockhashChecker | undefined,
   route: SolanaToEvmQuoteRoute,
 ): Promise<SourceVetting> {
-  // Loaded by the first Solana source's round, not at start: only this lane uses them (docs/performance.md).
-  const [{ address }, { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS }] = await Promise.all([
-    import("@solana/kit"),
-    import("@solana-program/token"),
-  ]);
   const [sourceTokenAccount] = await findAssociatedTokenPda({
     owner: address(route.user),
     mint: address(route.source.mint),
