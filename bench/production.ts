@@ -8,7 +8,7 @@
 // clone of HEAD built and pruned first (a minute or two, not measured). Runs alternate between the
 // three, START_RUNS pairs each (default 3); START_LAUNCHES=built (or built,tsx) runs only those.
 // START_BASE_BUILT_DIR adds `base`, another built copy (of the commit a change starts from), alternated
-// with the others in the same run.
+// with the others in the same run; START_OTHER_BUILT_DIRS=name=dir,... adds more, each under its name.
 // Stores: PGlite under the data dir, and with DATABASE_URL set PostgreSQL as well (the production
 // configuration): each run a new database on that server, fresh then existing, dropped after it.
 // START_STORES=pglite (or postgres) runs only that one.
@@ -18,8 +18,8 @@
 // preloads, the start's own modules as the start loads them (the start bundle when the build made
 // one; else dist/main.js's imports and the start command's graph), the stack's modules
 // (importStackModules, the list the start imports) and the same store opened on the same data dir (or
-// database) and closed; spawn to exit. Each run's anchor follows that run's starts, in the built copy
-// and in the base copy when it has the anchor's entry points.
+// database) and closed; spawn to exit. Each run's anchor follows that run's starts, in every built copy
+// that has the anchor's entry points.
 // BENCH_CPU_PROFILE_DIR=<dir> writes a .cpuprofile of each built start there.
 // `npm run bench -- production`.
 import { execFileSync, spawn } from "node:child_process";
@@ -186,12 +186,18 @@ export async function run(options: { runs?: number } = {}): Promise<object> {
     };
     if (process.env.START_BASE_BUILT_DIR)
       launches.base = { ...(launches.built as Launch), cwd: process.env.START_BASE_BUILT_DIR };
+    const copies = new Set(["built", "base"]);
+    for (const entry of process.env.START_OTHER_BUILT_DIRS?.split(",") ?? []) {
+      const [name = "", dir = ""] = entry.split("=");
+      launches[name] = { ...(launches.built as Launch), cwd: dir };
+      copies.add(name);
+    }
     const only = process.env.START_LAUNCHES?.split(",");
     if (only) for (const name of Object.keys(launches)) if (!only.includes(name)) delete launches[name];
     const loadBefore = loadavg()[0];
     // The anchor runs in each built copy that has its entry points (a base before them has none).
     const anchored = (name: string) =>
-      (name === "built" || name === "base") &&
+      copies.has(name) &&
       existsSync(join((launches[name] as Launch).cwd, "apps/cli/bin/preload-packages.js"));
     type Started = { fresh: StartRun[]; existing: StartRun[]; anchor: number[] };
     const results = {} as Record<StoreName, Record<string, Started>>;
