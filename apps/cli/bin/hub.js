@@ -5,9 +5,8 @@
 // `npm test` run node with --conditions=source), or in a checkout never built, it runs the TypeScript
 // sources: `hub start` from a bundle of them cached in node_modules/.cache (start-bundle.js), or through
 // tsx when the bundle cannot be made; every other verb through tsx (docs/decisions.md, "Compiled build").
-import { existsSync, mkdirSync } from "node:fs";
-import { enableCompileCache, flushCompileCache, register as registerHooks } from "node:module";
-import { join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { register as registerHooks } from "node:module";
 import { preloadPackages } from "./preload-packages.js";
 
 const start = process.argv[2] === "start";
@@ -20,24 +19,6 @@ function resolution() {
   } catch {
     // The default export's file is missing: never built.
     return "none";
-  }
-}
-
-/**
- * The built `hub start` keeps V8's code cache of every module it loads in `<data dir>/compile-cache`, so
- * a later start on the same data dir compiles nothing (docs/decisions.md, "Compiled build"); made with
- * the data dir's own mode. NODE_COMPILE_CACHE, when set, is node's own choice of folder and is left to
- * it, and so is `--only`, whose parts may have no data dir. A folder that cannot be made (a read-only
- * file system) leaves the start without the cache.
- */
-function useCompileCache() {
-  if (process.env.NODE_COMPILE_CACHE || process.argv.slice(3).some((arg) => /^--only\b/.test(arg))) return;
-  try {
-    const dataDir = resolve(process.env.HUB_DATA_DIR || ".data");
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    enableCompileCache(join(dataDir, "compile-cache"));
-  } catch {
-    // Started without the cache.
   }
 }
 
@@ -55,7 +36,6 @@ async function startBundle() {
 
 const mode = resolution();
 if (mode === "built") {
-  if (start) useCompileCache();
   if (start) await preloadPackages(devnet);
   process.setSourceMapsEnabled(true);
   // `npm run build` bundles the start's compiled modules: the same code, loaded from a few files.
@@ -64,8 +44,6 @@ if (mode === "built") {
     const { runStart } = await import(bundle.href);
     await runStart(process.argv.slice(3));
   } else await import("../dist/main.js");
-  // Written now that the stack is ready (or the verb done), not only when the process ends.
-  flushCompileCache();
 } else {
   const bundle = start ? await startBundle() : undefined;
   if (bundle) {
