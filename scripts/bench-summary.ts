@@ -29,6 +29,14 @@ const headlines: Record<string, readonly string[]> = {
   status: ["cachedReads.readsPerSecond", "cachedReads.ratioToBare", "cachedReads.p99Ms"],
   openflow: ["firstRegistrations.perSecond", "firstRegistrations.processCpuMsPerRequest", "ratioToAnchor"],
   start: ["freshDataDir.readyMsMedian", "existingDataDir.readyMsMedian"],
+  production: [
+    "pglite.built.existingDataDir.readyMsMedian",
+    "pglite.anchor.msMedian",
+    "pglite.ratioToAnchor",
+    "postgres.built.existingDataDir.readyMsMedian",
+    "postgres.anchor.msMedian",
+    "postgres.ratioToAnchor",
+  ],
   memory: ["idleMb.rss", "afterFirst1000AndGcMb.rss", "afterQuotesAndGcMb.rss", "ratio"],
 };
 

@@ -6,12 +6,14 @@
 // development and the tests the `source` one (src/, through tsx): docs/decisions.md, "Compiled build".
 // esbuild transforms each file alone (types are `npm run typecheck`'s business): about 1 s for
 // everything, where `tsc` with an outDir per workspace takes as long as a typecheck.
+// Then `hub start`'s compiled modules are bundled into apps/cli/dist/start-bundle/, which bin/hub.js
+// runs when it is there (docs/decisions.md, "Compiled build"): the same JavaScript, in a few files.
 
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -118,4 +120,100 @@ cpSync(
   join(dirname(scalarEntry), "browser/standalone.js"),
   join(root, "apps/dashboard/dist/vendor/scalar-standalone.js"),
 );
-console.log(`built ${compiled} files in ${Math.round(performance.now() - started)} ms`);
+const bundled = await bundleStart();
+console.log(
+  `built ${compiled} files and a start bundle of ${bundled} in ${Math.round(performance.now() - started)} ms`,
+);
+
+/** The node_modules folder of the package a bare specifier names, looked up from `fromDir` as node does. */
+function packageFolder(specifier: string, fromDir: string): string | undefined {
+  const parts = specifier.split("/");
+  const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+  for (let dir = fromDir; ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", name ?? "");
+    if (existsSync(join(candidate, "package.json"))) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The workspace's compiled modules go into the bundle; every other package stays an import, and one
+ * that would resolve to another copy from the bundle's folder than from its importer fails the build.
+ * Each module keeps its own file's import.meta.url, written relative to the bundle's folder (every
+ * chunk is in it), so the copy can move and files beside dist/ are still found.
+ */
+function compiledWorkspacePlugin(outdir: string): Plugin {
+  const sameFrom = (specifier: string, importerDir: string) =>
+    packageFolder(specifier, importerDir) === packageFolder(specifier, outdir);
+  return {
+    name: "hub-compiled-workspace",
+    setup(context) {
+      context.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith("node:")) return { path: args.path, external: true };
+        const found = packageFolder(args.path, args.resolveDir);
+        if (!found || relative(root, found).startsWith(`node_modules${sep}@hub${sep}`)) return undefined;
+        if (!sameFrom(args.path, args.resolveDir))
+          return { errors: [{ text: `${args.path} is another copy from ${relative(root, outdir)}` }] };
+        return { path: args.path, external: true };
+      });
+      context.onLoad({ filter: /\.js$/ }, (args) => {
+        if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
+        let text = readFileSync(args.path, "utf8");
+        for (const [, specifier] of text.matchAll(/\bimport\.meta\.resolve\(\s*["'`]([^"'`]+)/g))
+          if (specifier?.startsWith(".") || !sameFrom(specifier ?? "", dirname(args.path)))
+            return {
+              errors: [
+                { text: `${relative(root, args.path)} resolves ${specifier} with import.meta.resolve` },
+              ],
+            };
+        if (/\bimport\.meta\.(filename|dirname)\b/.test(text))
+          return { errors: [{ text: `${relative(root, args.path)} uses import.meta.filename or dirname` }] };
+        const own = relative(outdir, args.path).split(sep).join("/");
+        text = text.replace(
+          /\bimport\.meta\.url\b/g,
+          `new URL(${JSON.stringify(own)}, import.meta.url).href`,
+        );
+        return { contents: text, loader: "js" };
+      });
+    },
+  };
+}
+
+/**
+ * `hub start` from the compiled modules as one esbuild bundle, split at each dynamic import so that
+ * node evaluates the modules in the order it did from dist/ (docs/decisions.md, "start bundle"). Its
+ * entry also exports what the production benchmark's anchor imports: the stack's modules and openStore.
+ * Returns the number of modules in it.
+ */
+async function bundleStart(): Promise<number> {
+  const dist = join(root, "apps/cli/dist");
+  const entry = join(dist, "start-bundle-entry.js");
+  writeFileSync(
+    entry,
+    [
+      'export { runStart } from "./start-command.js";',
+      'export { importStackModules } from "./start-foundations.js";',
+      'export { openStore } from "@hub/store";',
+      "",
+    ].join("\n"),
+  );
+  const outdir = join(dist, "start-bundle");
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: { start: entry },
+    outdir,
+    chunkNames: "chunk-[hash]",
+    bundle: true,
+    splitting: true,
+    platform: "node",
+    format: "esm",
+    target: "node24",
+    keepNames: true,
+    sourcemap: "linked",
+    sourcesContent: false,
+    metafile: true,
+    logLevel: "warning",
+    plugins: [compiledWorkspacePlugin(outdir)],
+  });
+  return Object.keys(result.metafile.inputs).length;
+}

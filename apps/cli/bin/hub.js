@@ -5,8 +5,9 @@
 // `npm test` run node with --conditions=source), or in a checkout never built, it runs the TypeScript
 // sources: `hub start` from a bundle of them cached in node_modules/.cache (start-bundle.js), or through
 // tsx when the bundle cannot be made; every other verb through tsx (docs/decisions.md, "Compiled build").
-import { readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { register as registerHooks } from "node:module";
+import { preloadPackages } from "./preload-packages.js";
 
 const start = process.argv[2] === "start";
 const devnet = process.env.HUB_DEVNET !== "0" && process.env.HUB_DEVNET !== "false";
@@ -19,29 +20,6 @@ function resolution() {
     // The default export's file is missing: never built.
     return "none";
   }
-}
-
-/**
- * `hub start` loads the third-party packages of the root package.json and of the apps it runs (the
- * hub's, and the devnet's unless HUB_DEVNET is off) first: from the build, before source maps are on,
- * so that only the hub's own maps are read; through tsx, before its hooks are registered, so that their
- * files (viem alone is hundreds) skip the hooks' thread, about 1 s of a start. yaml (only the OpenAPI
- * document's generator, never a start, uses it) is left out, and so are ioredis without REDIS_URL and
- * undici without the devnet (only the devnet's solver client calls through it); the admin verbs, which
- * load little, do not pay for it.
- */
-async function preloadPackages() {
-  const dependencies = (packageFile) =>
-    Object.keys(JSON.parse(readFileSync(new URL(packageFile, import.meta.url), "utf8")).dependencies ?? {});
-  const names = new Set([
-    ...dependencies("../../../package.json"),
-    ...dependencies("../../hub/package.json"),
-    ...(devnet ? dependencies("../../devnet/package.json") : []),
-  ]);
-  names.delete("yaml");
-  if (!process.env.REDIS_URL && !process.env.REDIS_URL_FILE) names.delete("ioredis");
-  if (!devnet) names.delete("undici");
-  await Promise.all([...names].map((name) => import(name)));
 }
 
 /** The start bundle's entry, or undefined (and why, on stderr) to start through tsx. */
@@ -58,9 +36,14 @@ async function startBundle() {
 
 const mode = resolution();
 if (mode === "built") {
-  if (start) await preloadPackages();
+  if (start) await preloadPackages(devnet);
   process.setSourceMapsEnabled(true);
-  await import("../dist/main.js");
+  // `npm run build` bundles the start's compiled modules: the same code, loaded from a few files.
+  const bundle = new URL("../dist/start-bundle/start.js", import.meta.url);
+  if (start && existsSync(bundle)) {
+    const { runStart } = await import(bundle.href);
+    await runStart(process.argv.slice(3));
+  } else await import("../dist/main.js");
 } else {
   const bundle = start ? await startBundle() : undefined;
   if (bundle) {
@@ -70,7 +53,7 @@ if (mode === "built") {
     const { runStart } = await import(bundle.url);
     await runStart(process.argv.slice(3));
   } else {
-    if (start) await preloadPackages();
+    if (start) await preloadPackages(devnet);
     const { register } = await import("tsx/esm/api");
     register();
     // Never built and the condition off (`npx hub` in a development checkout): the workspace packages

@@ -8,9 +8,9 @@ import type { StackConfig } from "./stack-config.js";
 /**
  * The stack's own modules, imported while the store opens and the devnet's chains start: through tsx
  * they take about a second to load, most of it on the loader's thread, so it overlaps instead of
- * coming first.
+ * coming first. The production benchmark's anchor imports the same (bench/production.ts).
  */
-function importStackModules() {
+export function importStackModules() {
   return Promise.all([
     import("@hub/admin"),
     import("@hub/counters"),
