@@ -145,7 +145,7 @@ function providerHolds() {
  */
 function countingQuoteInserts(sql: SqlClient, count: { statements: number; rows: number }): SqlClient {
   const counted = (text: string, params: readonly unknown[] | undefined) => {
-    if (!text.startsWith("INSERT INTO quotes")) return;
+    if (!/^INSERT\s+INTO\s+quotes\b/.test(text)) return;
     count.statements += 1;
     count.rows += (params?.length ?? 0) / 15;
   };
