@@ -5,7 +5,7 @@ import type { ChainReader } from "./chain-reader.js";
 import type { EvmChainIndexing } from "./evm-chain-indexing.js";
 import { ReorgBeyondKeptBlocksError } from "./reorg-beyond-kept-blocks-error.js";
 
-/** The newest kept block the chain still has (a block's hash commits to every block below it), newest-first list. */
+/** The newest kept block the chain still has (a block's hash commits to every block below it); `kept` is oldest first. */
 async function findForkBlock(
   reader: ChainReader,
   kept: readonly KeptBlock[],
