@@ -120,7 +120,10 @@ describe("a reorganisation with two replicas on PostgreSQL and Redis", { skip },
         `replica ${id} shows the later fill, final`,
         async () => {
           const read = await fillViewOf(replicas[id].baseUrl, key, later.orderId);
-          return read.fills[0]?.txHash === laterFill.txHash && read.fills[0]?.final ? read : undefined;
+          // Each chain has its own loop: the destination's fill can be final before the origin's
+          // open is indexed (AWAITING_OPEN meanwhile), so the status is waited for too.
+          const filled = read.fills[0]?.txHash === laterFill.txHash && read.fills[0]?.final;
+          return filled && read.status === "FILLED" ? read : undefined;
         },
         { timeoutMs: 30_000, intervalMs: 200 },
       );
