@@ -203,16 +203,10 @@ async function bundleStart(): Promise<number> {
     entryPoints: { start: entry },
     outdir,
     chunkNames: "chunk-[hash]",
+    ...options,
     bundle: true,
     splitting: true,
-    platform: "node",
-    format: "esm",
-    target: "node24",
-    keepNames: true,
-    sourcemap: "linked",
-    sourcesContent: false,
     metafile: true,
-    logLevel: "warning",
     plugins: [compiledWorkspacePlugin(outdir)],
   });
   return Object.keys(result.metafile.inputs).length;
