@@ -184,11 +184,14 @@ const compiled = routeTable.map((route) => ({
   names: [...route.path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1] as string),
 }));
 
+/** A route a call names: its line of the route table and its path parameters, decoded. */
+export interface RouteMatch {
+  readonly route: RouteDefinition;
+  readonly params: Record<string, string>;
+}
+
 /** The route a method and a path (after /v1, without query) name, with its path parameters; undefined when none. */
-export function matchRoute(
-  method: string,
-  path: string,
-): { route: RouteDefinition; params: Record<string, string> } | undefined {
+export function matchRoute(method: string, path: string): RouteMatch | undefined {
   for (const { route, literal, pattern, names } of compiled) {
     if (route.method !== method) continue;
     if (literal !== undefined) {
@@ -198,9 +201,11 @@ export function matchRoute(
     const m = pattern.exec(path);
     if (!m) continue;
     const params: Record<string, string> = {};
-    names.forEach((name, i) => {
-      params[name] = decodeURIComponent(m[i + 1] as string);
-    });
+    for (let i = 0; i < names.length; i++) {
+      const raw = m[i + 1] as string;
+      // Only a '%' can make decodeURIComponent change the text or throw.
+      params[names[i] as string] = raw.includes("%") ? decodeURIComponent(raw) : raw;
+    }
     return { route, params };
   }
   return undefined;
