@@ -112,6 +112,7 @@ async function wholeRoundCpu(
     body: Buffer.from(JSON.stringify(body)),
     peerAddress: "in-process",
     cancellation: undefined,
+    route: undefined,
   };
   const rounds = async (concurrency: number, count: number) => {
     let next = 0;

@@ -1,3 +1,5 @@
+import type { RouteMatch } from "./route-table.js";
+
 /** Headers the gateway sets on every call it forwards to the hub (lowercase, as Node reads them). */
 export const hubHeaders = {
   requestId: "x-request-id",
@@ -44,6 +46,11 @@ export interface HubCall {
   body?: Buffer;
   /** Aborted when the gateway gives up on the call (its timeout); the hub cancels what it was doing. */
   deadline?: Cancellation;
+  /**
+   * The route the gateway matched `url` to. The in-process hub takes it instead of matching again;
+   * over HTTP it stays behind and the hub matches the url it receives.
+   */
+  route?: RouteMatch;
 }
 
 /** The hub's answer, passed back by the gateway unchanged. */

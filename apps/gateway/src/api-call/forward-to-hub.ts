@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Cancellation, HubAnswer, RouteDefinition } from "@hub/contract";
+import type { Cancellation, HubAnswer, RouteMatch } from "@hub/contract";
 import { TIMED_OUT } from "../create-deadlines.js";
 import { HubTransportError } from "../hub-transport-error.js";
 import type { ApiCallState } from "./api-call-state.js";
@@ -14,11 +14,12 @@ export async function forwardToHub(
   request: IncomingMessage,
   response: ServerResponse,
   call: CallContext,
-  route: RouteDefinition,
+  matched: RouteMatch,
   url: string,
   body: Buffer | undefined,
 ): Promise<string> {
   const { config, transport } = state;
+  const { route } = matched;
   const headers = hubRequestHeaders(state, request, call);
   // Only the gateway's own timeout ends the hub call: a client that disconnects does not cancel a
   // submission. The deadline is both aborted (the hub cancels) and ends the wait, so a hub or a
@@ -30,7 +31,8 @@ export async function forwardToHub(
   try {
     const first = await state.deadlines.race(timeoutMs, (callDeadline) => {
       deadline = callDeadline;
-      return transport.send({ method: request.method ?? "GET", url, headers, body, deadline: callDeadline });
+      const method = request.method ?? "GET";
+      return transport.send({ method, url, headers, body, deadline: callDeadline, route: matched });
     });
     if (first === TIMED_OUT) throw new HubTransportError("timeout", "the gateway's timeout fired");
     answer = first;

@@ -1,9 +1,9 @@
-import { matchRoute, type RouteDefinition } from "@hub/contract";
+import { matchRoute, type RouteMatch } from "@hub/contract";
 
-/** The route a call's method and path (below /v1) name, if any. */
-export function matchApiRoute(method: string | undefined, apiPath: string): RouteDefinition | undefined {
+/** The route a call's method and path (below /v1) name, with its path parameters, if any. */
+export function matchApiRoute(method: string | undefined, apiPath: string): RouteMatch | undefined {
   try {
-    return matchRoute(method ?? "", apiPath)?.route;
+    return matchRoute(method ?? "", apiPath);
   } catch {
     return undefined; // a path parameter that is not valid percent-encoding names no route
   }

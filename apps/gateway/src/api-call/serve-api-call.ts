@@ -50,8 +50,9 @@ export async function serveApiCall(
     return refuseLockedOut(state, response, call, lockout);
   }
 
-  const route = matchApiRoute(request.method, apiPath);
-  if (route === undefined) return refuseCall(response, call, "EPX0004");
+  const matched = matchApiRoute(request.method, apiPath);
+  if (matched === undefined) return refuseCall(response, call, "EPX0004");
+  const { route } = matched;
   call.operation = route.operationId;
   call.routeKind = route.bucket ?? "read";
 
@@ -100,5 +101,5 @@ export async function serveApiCall(
     if (taken.refusedBy) return refuseRateLimited(response, call, taken.refusedBy, taken.result.retryAfterMs);
   }
   const hubUrl = route.forwardsQuery && mark !== -1 ? url : path;
-  return forwardToHub(state, request, response, call, route, hubUrl, read.body);
+  return forwardToHub(state, request, response, call, matched, hubUrl, read.body);
 }

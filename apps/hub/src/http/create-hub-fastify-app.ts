@@ -36,6 +36,7 @@ export function createHubFastifyApp(deps: HubFastifyAppDeps): FastifyInstance {
             body: body ?? EMPTY,
             peerAddress: request.socket.remoteAddress ?? "unknown",
             cancellation: undefined,
+            route: undefined,
           }),
         )
         .then((answer) => sendAnswer(reply as unknown as FastifyReply, answer));

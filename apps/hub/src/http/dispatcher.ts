@@ -1,5 +1,12 @@
 import { performance } from "node:perf_hooks";
-import { API_PREFIX, type HubAnswer, hubHeaders, matchRoute, newRequestId } from "@hub/contract";
+import {
+  API_PREFIX,
+  type HubAnswer,
+  hubHeaders,
+  matchRoute,
+  newRequestId,
+  type RouteMatch,
+} from "@hub/contract";
 import type { Logger } from "pino";
 import type { OrganizationRateLimiter } from "../limits/organization-rate-limiter.js";
 import type { SourceRateLimiter } from "../limits/source-rate-limiter.js";
@@ -22,8 +29,9 @@ const REQUEST_ID_PATTERN = /^[\x21-\x7e]{1,128}$/;
 /** The per-IP limiter's refusal text: the spec's "DDoS check" answer, with no request_id and no hint. */
 const PER_IP_MESSAGE = "DDoS check: too many requests from this address.";
 
-/** The route of the call's path under /v1, if any. */
-function matchOperation(call: InboundCall): ReturnType<typeof matchRoute> {
+/** The route of the call's path under /v1, if any; the one the gateway matched when it handed it over. */
+function matchOperation(call: InboundCall): RouteMatch | undefined {
+  if (call.route !== undefined) return call.route;
   const mark = call.url.indexOf("?");
   const path = mark === -1 ? call.url : call.url.slice(0, mark);
   try {

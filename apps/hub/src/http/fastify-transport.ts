@@ -121,6 +121,7 @@ export function mountOnFastify(
       body,
       peerAddress: request.socket.remoteAddress ?? "unknown",
       cancellation,
+      route: undefined,
     });
     return sendAnswer(reply, answer);
   }

@@ -11,6 +11,7 @@ export function handleInProcess(dispatcher: Dispatcher, call: HubCall): Promise<
     body: call.body,
     peerAddress: "in-process",
     cancellation: deadline,
+    route: call.route,
   };
   if (deadline === undefined) return dispatcher.dispatch(inbound);
   if (deadline.aborted) return Promise.reject(deadline.signal.reason);

@@ -1,4 +1,4 @@
-import type { Cancellation } from "@hub/contract";
+import type { Cancellation, RouteMatch } from "@hub/contract";
 
 /** One call as a transport hands it over: over HTTP (Fastify) or in process (the gateway's handle). */
 export interface InboundCall {
@@ -13,6 +13,8 @@ export interface InboundCall {
   peerAddress: string;
   /** When the caller gives up (the gateway's timeout, a client gone); its signal is made only if the work reads it. */
   cancellation: Cancellation | undefined;
+  /** The route the gateway already matched `url` to (in process only); otherwise the dispatcher matches it. */
+  route: RouteMatch | undefined;
 }
 
 /** A header of the call, when it was sent once. */
