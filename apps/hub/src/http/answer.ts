@@ -44,23 +44,45 @@ function answer(statusCode: number, requestId: string, contentType: string, body
   };
 }
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** True when JSON writes the id as its own characters between quotes: printable ASCII, no quote, no backslash. */
+function isPlainJsonString(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e || code === QUOTE || code === BACKSLASH) return false;
+  }
+  return true;
+}
+
+/** The prerendered envelope with the request id and the closing brace spliced in, cut from the slab. */
+function renderPrerendered({ head }: PrerenderedJson, requestId: string): Buffer {
+  // Every id the hub issues or adopts in practice is plain: written byte by byte, with no JSON.stringify.
+  if (isPlainJsonString(requestId)) {
+    const body = envelopes.take(head.length + requestId.length + 3);
+    body.set(head, 0);
+    let at = head.length;
+    body[at++] = QUOTE;
+    for (let i = 0; i < requestId.length; i++) body[at++] = requestId.charCodeAt(i);
+    body[at++] = QUOTE;
+    body[at] = CLOSING_BRACE;
+    return body;
+  }
+  const id = JSON.stringify(requestId);
+  const idBytes = Buffer.byteLength(id, "utf8");
+  const body = envelopes.take(head.length + idBytes + 1);
+  body.set(head, 0);
+  body.write(id, head.length, "utf8");
+  body[head.length + idBytes] = CLOSING_BRACE;
+  return body;
+}
+
 /** HTTP 200 with the success envelope around the handler's result. */
 export function successAnswer(result: unknown, requestId: string): HubAnswer {
   if (result instanceof RawBody) return answer(200, requestId, result.contentType, result.body);
   if (result instanceof PrerenderedJson) {
-    const id = JSON.stringify(requestId);
-    const { head } = result;
-    const idBytes = Buffer.byteLength(id, "utf8");
-    const body = envelopes.take(head.length + idBytes + 1);
-    body.set(head, 0);
-    // An ASCII id (every id the hub issues or adopts) is written byte by byte, without a call into C++.
-    if (idBytes === id.length) {
-      for (let i = 0; i < idBytes; i++) body[head.length + i] = id.charCodeAt(i);
-    } else {
-      body.write(id, head.length, "utf8");
-    }
-    body[head.length + idBytes] = CLOSING_BRACE;
-    return answer(200, requestId, JSON_CONTENT_TYPE, body);
+    return answer(200, requestId, JSON_CONTENT_TYPE, renderPrerendered(result, requestId));
   }
   const text = JSON.stringify(successEnvelope(result, requestId));
   return answer(200, requestId, JSON_CONTENT_TYPE, Buffer.from(text, "utf8"));
