@@ -7,6 +7,7 @@ import {
   type OrderStatusReaderState,
   type Refreshed,
   servable,
+  servedUntilMs,
 } from "./order-status-reader-state.js";
 import { readUpstreamStatus } from "./read-upstream-status.js";
 import { upstreamOrderStatusOf } from "./upstream-order-status-of.js";
@@ -30,7 +31,12 @@ async function refresh(state: OrderStatusReaderState, order: FollowedOrder): Pro
     status = await readUpstreamStatus(state, order, nowMs);
   }
   const refreshed = { organization: order.organization, subject: order.subject, status };
-  state.projection.put(hubOrderId, { ...refreshed, refreshedAtMs, lastServedAtMs: nowMs }, nowMs);
+  const servedUntil = servedUntilMs(state, status, refreshedAtMs);
+  state.projection.put(
+    hubOrderId,
+    { ...refreshed, servedUntilMs: servedUntil, lastServedAtMs: nowMs },
+    nowMs,
+  );
   return refreshed;
 }
 
@@ -52,7 +58,7 @@ export async function joinOrStartRefresh(
   const raced = inFlight.get(hubOrderId);
   if (raced) return raced;
   const refreshedMeanwhile = state.projection.get(hubOrderId);
-  if (refreshedMeanwhile && servable(state, refreshedMeanwhile, deps.clock.now())) {
+  if (refreshedMeanwhile && servable(refreshedMeanwhile, deps.clock.now())) {
     return { organization, subject, refreshed: Promise.resolve(refreshedMeanwhile) };
   }
   const started: Flight = {

@@ -53,9 +53,18 @@ export function createOrderStatusReaderState(deps: OrderStatusReaderDeps): Order
   };
 }
 
+/** Until when a refreshed status is served without another refresh: the cache time, or for good once terminal. */
+export function servedUntilMs(
+  state: OrderStatusReaderState,
+  status: UpstreamOrderStatus,
+  refreshedAtMs: number,
+): number {
+  return isUpstreamTerminal(status.state) ? Number.POSITIVE_INFINITY : refreshedAtMs + state.deps.cacheMs;
+}
+
 /** A projected status is served without a refresh while it is fresh, or for good once terminal. */
-export function servable(state: OrderStatusReaderState, entry: ProjectionEntry, nowMs: number): boolean {
-  return nowMs - entry.refreshedAtMs < state.deps.cacheMs || isUpstreamTerminal(entry.status.state);
+export function servable(entry: ProjectionEntry, nowMs: number): boolean {
+  return nowMs < entry.servedUntilMs;
 }
 
 export const notFound = () => new HubError("EIN0009", { message: "Order not found." });

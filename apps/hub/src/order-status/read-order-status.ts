@@ -30,7 +30,7 @@ export function createOrderStatusReader(deps: OrderStatusReaderDeps): OrderStatu
       if (entry) {
         if (entry.organization !== organization || entry.subject !== subject) throw notFound();
         entry.lastServedAtMs = nowMs;
-        if (servable(state, entry, nowMs)) return entry.status;
+        if (servable(entry, nowMs)) return entry.status;
       } else if (!projection.hasRoom(hubOrderId, nowMs)) {
         throw new HubError("EIN0081");
       }

@@ -5,8 +5,11 @@ export interface ProjectionEntry {
   organization: string;
   subject: string;
   status: UpstreamOrderStatus;
-  /** When this replica last refreshed it (or read a refresh another replica stored). */
-  refreshedAtMs: number;
+  /**
+   * Until when it is served without a refresh, worked out once at its refresh (this replica's, or one
+   * another replica stored) instead of at every read.
+   */
+  servedUntilMs: number;
   lastServedAtMs: number;
 }
 
