@@ -96,7 +96,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const [file, ...rest] = process.argv.slice(2);
   const minus = rest.indexOf("--minus");
   const floorFile = minus === -1 ? undefined : rest[minus + 1];
-  const top = Number(rest.find((arg, i) => arg !== "--minus" && i !== minus + 1) ?? 25);
+  const top = Number(rest.find((_, i) => minus === -1 || (i !== minus && i !== minus + 1)) ?? 25);
   if (!file || (minus !== -1 && !floorFile)) {
     throw new Error(
       "usage: node --import tsx bench/cpu-profile.ts <file.cpuprofile> [top] [--minus <floor.cpuprofile>]",
