@@ -6,7 +6,18 @@ import { PrerenderedJson, successAnswer } from "../src/http/answer.js";
 test("a prerendered success answer is the bytes of the serialized envelope, for ASCII and non-ASCII request ids", () => {
   const data = { chains: [1, "é", "\u2028"], name: "x" };
   const prerendered = new PrerenderedJson(JSON.stringify(data));
-  const ids = ["abc", "a\tb", "a\x7fb", 'a"b\\c', "é", "\u2028", "😀x", "\ud800", "x".repeat(128), "0".repeat(9000)];
+  const ids = [
+    "abc",
+    "a\tb",
+    "a\x7fb",
+    'a"b\\c',
+    "é",
+    "\u2028",
+    "😀x",
+    "\ud800",
+    "x".repeat(128),
+    "0".repeat(9000),
+  ];
   // Enough rounds to run through more than one slab.
   for (let round = 0; round < 400; round++) {
     for (const id of ids) {
