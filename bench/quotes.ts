@@ -171,13 +171,29 @@ function countingQuoteInserts(sql: SqlClient, count: { statements: number; rows:
 
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
-/** RSS, the JavaScript heap and array buffers in MiB, after a full GC and a second's rest. */
-async function settledMemoryMb(): Promise<{ rss: number; heapUsed: number; arrayBuffers: number }> {
+/**
+ * RSS, the JavaScript heap, array buffers and PGlite's WebAssembly memory (its size) in MiB, after a
+ * last-resort GC and a second's rest: a plain GC leaves the free pages V8 keeps in RSS until its memory
+ * reducer returns them, after some seconds of idling (docs/performance.md, "Memory").
+ */
+async function settledMemoryMb(
+  sql: SqlClient,
+): Promise<{ rss: number; heapUsed: number; arrayBuffers: number; wasm?: number }> {
   setFlagsFromString("--expose-gc");
-  (runInNewContext("gc") as () => void)();
+  (runInNewContext("gc") as (options: object) => void)({
+    type: "major",
+    execution: "sync",
+    flavor: "last-resort",
+  });
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const usage = process.memoryUsage();
-  return { rss: mb(usage.rss), heapUsed: mb(usage.heapUsed), arrayBuffers: mb(usage.arrayBuffers) };
+  const wasmBytes = sql.wasmMemoryBytes?.();
+  return {
+    rss: mb(usage.rss),
+    heapUsed: mb(usage.heapUsed),
+    arrayBuffers: mb(usage.arrayBuffers),
+    ...(wasmBytes === undefined ? {} : { wasm: mb(wasmBytes) }),
+  };
 }
 
 /** The figures per concurrency level; with `memoryRounds`, only the memory before and after that many quotes. */
@@ -315,20 +331,20 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
     };
     if (options.memoryRounds !== undefined) {
       // The same batch several times (BENCH_MEMORY_BATCHES, 2 by default): what the first leaves behind
-      // and the later ones do not add to is a cache filling to its bound (PGlite's shared buffers,
-      // 128 MB, in WebAssembly memory that never shrinks), not a leak.
+      // and the later ones do not add to is memory filling to a bound (malloc's heap, the pages PGlite's
+      // 128 MB of WebAssembly memory has touched), not a leak.
       const batches = Math.max(2, Number(process.env.BENCH_MEMORY_BATCHES ?? 2));
-      const idleMb = await settledMemoryMb();
+      const idleMb = await settledMemoryMb(db.sql);
       // The goal's anchor: the first 1,000 quotes of the first batch, then a GC, then the batch's rest.
       const anchorRounds = Math.min(1000, options.memoryRounds);
       await quoteMany(64, anchorRounds, []);
-      const afterFirst1000AndGcMb = await settledMemoryMb();
+      const afterFirst1000AndGcMb = await settledMemoryMb(db.sql);
       const afterEachBatchAndGcMb: Awaited<ReturnType<typeof settledMemoryMb>>[] = [];
       let rssAfterQuotesMb = 0;
       for (let batch = 0; batch < batches; batch += 1) {
         await quoteMany(64, batch === 0 ? options.memoryRounds - anchorRounds : options.memoryRounds, []);
         if (batch === 0) rssAfterQuotesMb = mb(process.memoryUsage().rss);
-        afterEachBatchAndGcMb.push(await settledMemoryMb());
+        afterEachBatchAndGcMb.push(await settledMemoryMb(db.sql));
       }
       const devnetWhere = process.env.BENCH_DEVNET === "in-process" ? "in the process" : "in a child process";
       const rssAfter = afterEachBatchAndGcMb.map((m) => m.rss);

@@ -148,6 +148,7 @@ export async function createPgliteClient(
     exec: base.exec,
     run: runPrepared(db),
     transaction: (fn) => db.transaction((tx) => fn(executor(tx))),
+    wasmMemoryBytes: () => db.Module.HEAPU8.buffer.byteLength,
     async close() {
       try {
         await db.close();

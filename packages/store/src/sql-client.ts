@@ -27,4 +27,6 @@ export interface SqlClient extends SqlExecutor {
   /** Runs fn in one transaction: commit when it resolves, roll back when it throws. */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** PGlite only: the bytes of its WebAssembly memory, which grows and never shrinks. */
+  wasmMemoryBytes?(): number;
 }
