@@ -22,8 +22,9 @@ import { refuseUnreadBody } from "./refuse-unread-body.js";
  * Answers one /v1 call, in the spec's order (Common rule 5 and Authentication): lockout, route,
  * credential, origin, route open to the credential, body size, rate pools; then the hub. Every refusal
  * is the envelope with the catalogue's status; hub answers pass back unchanged. The store and counters
- * calls of an admitted call are awaited here, not through async stage functions, so that a call takes no
- * promise hop its checks do not need.
+ * calls of an admitted call are awaited here, not through async stage functions, and only when they answer
+ * through a promise: with the stores in memory (the cache, the counters) an admitted call reaches the hub
+ * in the turn it arrived.
  */
 export async function serveApiCall(
   state: ApiCallState,
@@ -44,7 +45,8 @@ export async function serveApiCall(
   if (isPreflight(request)) return answerPreflight(state, response, call, apiPath, origin);
 
   // A sliding minute: locked while the last 60 s hold 20 failures (docs/decisions/gateway.md, Lockout).
-  const lockout = await peekLockout(state, call.ip);
+  const peeked = peekLockout(state, call.ip);
+  const lockout = peeked instanceof Promise ? await peeked : peeked;
   if (lockout.count >= config.lockoutFailures) {
     if (state.usage !== undefined) await identifyLockedOut(state, call, headers);
     return refuseLockedOut(state, response, call, lockout);
@@ -62,7 +64,8 @@ export async function serveApiCall(
       return refuseCall(response, call, parsed.code);
     }
     if (parsed.kind === "key") {
-      const check = await state.credentials.checkKey(parsed.key);
+      const checked = state.credentials.checkKey(parsed.key);
+      const check = checked instanceof Promise ? await checked : checked;
       if (!check.ok) {
         if (check.counts) await countLockoutFailure(state, call.ip);
         return refuseCall(response, call, check.code);
@@ -96,7 +99,8 @@ export async function serveApiCall(
   }
 
   if (call.pools.length > 0) {
-    const taken = await admission.take(call.headers, call.pools, route, true);
+    const took = admission.take(call.headers, call.pools, route, true);
+    const taken = took instanceof Promise ? await took : took;
     if (taken.refusedBy) return refuseRateLimited(response, call, taken.refusedBy, taken.result.retryAfterMs);
   }
   const hubUrl = route.forwardsQuery && mark !== -1 ? url : path;

@@ -13,6 +13,9 @@ export interface CredentialResolverConfig {
 export interface Cached<T> {
   readonly expiresAtMs: number;
   readonly lookup: Promise<T>;
+  /** Set once the lookup has answered, so a hit reads it without waiting on the promise. */
+  answered: boolean;
+  row: T | undefined;
 }
 
 export type KeyRow = Awaited<ReturnType<AccessLookup["findKeyByHash"]>>;
