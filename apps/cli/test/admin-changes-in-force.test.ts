@@ -16,7 +16,7 @@ const logger = pino({ level: "silent" });
 
 async function within<T>(
   deadlineMs: number,
-  read: () => T | Promise<T>,
+  read: () => Promise<T>,
   done: (value: T) => boolean,
 ): Promise<number> {
   const started = Date.now();

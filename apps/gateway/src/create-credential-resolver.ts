@@ -21,8 +21,7 @@ export type { CredentialResolverConfig } from "./credential-resolver/credential-
  * answer is an error (the gateway answers EPX0053).
  */
 export interface CredentialResolver {
-  /** A key whose lookup is cached is checked at once, not through a promise. */
-  checkKey(key: string): KeyCheck | Promise<KeyCheck>;
+  checkKey(key: string): Promise<KeyCheck>;
   checkProject(projectId: string): Promise<ProjectCheck>;
   /**
    * The organization of a credential the cache holds now, without a store lookup (so a locked-out

@@ -32,15 +32,14 @@ export interface PoolAdmission {
   ofProject(projectId: string, ip: string): readonly Pool[];
   /**
    * Takes the route's cost from each pool in turn, stopping at the first that refuses; with `charge`
-   * false it only reads them. The RateLimit headers are the tightest answer's. Counters in memory
-   * answer at once, not through a promise.
+   * false it only reads them. The RateLimit headers are the tightest answer's.
    */
   take(
     headers: Record<string, string>,
     pools: readonly Pool[],
     route: RouteDefinition,
     charge: boolean,
-  ): PoolTake | Promise<PoolTake>;
+  ): Promise<PoolTake>;
 }
 
 export function createPoolAdmission(config: GatewayConfig, counters: Counters): PoolAdmission {
@@ -51,45 +50,10 @@ export function createPoolAdmission(config: GatewayConfig, counters: Counters): 
   // counters' map.
   const organizationPools = new Map<string, readonly Pool[]>();
 
-  /** The RateLimit headers are the tightest answer's: a refusal, or the fewest remaining, then the smaller limit. */
-  function tighter(tightest: TakeResult | undefined, result: TakeResult): TakeResult {
-    return !tightest ||
-      !result.allowed ||
-      result.remaining < tightest.remaining ||
-      (result.remaining === tightest.remaining && result.limit < tightest.limit)
-      ? result
-      : tightest;
-  }
-
   function setRateHeaders(headers: Record<string, string>, result: TakeResult): void {
     headers["ratelimit-limit"] = String(result.limit);
     headers["ratelimit-remaining"] = String(result.remaining);
     headers["ratelimit-reset"] = String(result.resetSeconds);
-  }
-
-  async function takeAfter(
-    headers: Record<string, string>,
-    pools: readonly Pool[],
-    from: number,
-    pending: Promise<TakeResult>,
-    tightestBefore: TakeResult | undefined,
-    route: RouteDefinition,
-    charge: boolean,
-  ): Promise<PoolTake> {
-    let tightest = tightestBefore;
-    for (let index = from; index < pools.length; index++) {
-      const pool = pools[index] as Pool;
-      const cost = !charge ? 0 : route.bucket !== undefined ? pool.chargedRouteCost : 1;
-      const result = index === from ? await pending : await counters.take(pool.key, pool.rule, cost);
-      tightest = tighter(tightest, result);
-      if (!result.allowed) {
-        setRateHeaders(headers, result);
-        return { refusedBy: pool, result };
-      }
-    }
-    if (tightest === undefined) throw new Error("a credential's pools are never empty");
-    setRateHeaders(headers, tightest);
-    return { result: tightest };
   }
 
   return {
@@ -122,18 +86,22 @@ export function createPoolAdmission(config: GatewayConfig, counters: Counters): 
       ];
     },
 
-    take(headers, pools, route, charge) {
+    async take(headers, pools, route, charge) {
       let tightest: TakeResult | undefined;
-      for (let index = 0; index < pools.length; index++) {
-        const pool = pools[index] as Pool;
+      for (const pool of pools) {
         const cost = !charge ? 0 : route.bucket !== undefined ? pool.chargedRouteCost : 1;
-        const taken = counters.take(pool.key, pool.rule, cost);
-        // Shared counters answer through a promise: the rest of the pools are taken after it.
-        if (taken instanceof Promise) return takeAfter(headers, pools, index, taken, tightest, route, charge);
-        tightest = tighter(tightest, taken);
-        if (!taken.allowed) {
-          setRateHeaders(headers, taken);
-          return { refusedBy: pool, result: taken };
+        const result = await counters.take(pool.key, pool.rule, cost);
+        if (
+          !tightest ||
+          !result.allowed ||
+          result.remaining < tightest.remaining ||
+          (result.remaining === tightest.remaining && result.limit < tightest.limit)
+        ) {
+          tightest = result;
+        }
+        if (!result.allowed) {
+          setRateHeaders(headers, result);
+          return { refusedBy: pool, result };
         }
       }
       if (tightest === undefined) throw new Error("a credential's pools are never empty");

@@ -36,11 +36,8 @@ export interface SlidingCount {
  * process, in Redis across replicas; both give the same answers for the same clock.
  */
 export interface Counters {
-  /**
-   * Takes `cost` tokens (default 1) from the bucket at `key`; cost 0 reads the bucket without spending.
-   * Counters in memory answer at once, not through a promise.
-   */
-  take(key: string, rule: BucketRule, cost?: number): TakeResult | Promise<TakeResult>;
+  /** Takes `cost` tokens (default 1) from the bucket at `key`; cost 0 reads the bucket without spending. */
+  take(key: string, rule: BucketRule, cost?: number): Promise<TakeResult>;
   /** Counts one event in the current fixed window of `windowMs` at `key`. */
   hit(key: string, windowMs: number): Promise<WindowCount>;
   /**
@@ -52,6 +49,6 @@ export interface Counters {
   peek(key: string, windowMs: number): Promise<WindowCount>;
   /** Records one event at `key` now and counts those of the last `windowMs` (a sliding log of the newest `limit`). */
   hitSliding(key: string, windowMs: number, limit: number): Promise<SlidingCount>;
-  /** The sliding count at `key` without recording an event; in memory at once, not through a promise. */
-  peekSliding(key: string, windowMs: number, limit: number): SlidingCount | Promise<SlidingCount>;
+  /** The sliding count at `key` without recording an event. */
+  peekSliding(key: string, windowMs: number, limit: number): Promise<SlidingCount>;
 }

@@ -15,8 +15,8 @@ function lockoutKey(state: ApiCallState, ip: string): string {
   return key;
 }
 
-/** The address's failures in the lockout window, without counting this call; in memory at once. */
-export function peekLockout(state: ApiCallState, ip: string): SlidingCount | Promise<SlidingCount> {
+/** The address's failures in the lockout window, without counting this call. */
+export function peekLockout(state: ApiCallState, ip: string): Promise<SlidingCount> {
   const { config } = state;
   return state.counters.peekSliding(lockoutKey(state, ip), config.lockoutWindowMs, config.lockoutFailures);
 }

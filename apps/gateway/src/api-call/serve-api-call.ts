@@ -22,9 +22,8 @@ import { refuseUnreadBody } from "./refuse-unread-body.js";
  * Answers one /v1 call, in the spec's order (Common rule 5 and Authentication): lockout, route,
  * credential, origin, route open to the credential, body size, rate pools; then the hub. Every refusal
  * is the envelope with the catalogue's status; hub answers pass back unchanged. The store and counters
- * calls of an admitted call are awaited here, not through async stage functions, and only when they answer
- * through a promise: with the stores in memory (the cache, the counters) an admitted call reaches the hub
- * in the turn it arrived.
+ * calls of an admitted call are awaited here, not through async stage functions, so that a call takes no
+ * promise hop its checks do not need.
  */
 export async function serveApiCall(
   state: ApiCallState,
@@ -45,8 +44,7 @@ export async function serveApiCall(
   if (isPreflight(request)) return answerPreflight(state, response, call, apiPath, origin);
 
   // A sliding minute: locked while the last 60 s hold 20 failures (docs/decisions/gateway.md, Lockout).
-  const peeked = peekLockout(state, call.ip);
-  const lockout = peeked instanceof Promise ? await peeked : peeked;
+  const lockout = await peekLockout(state, call.ip);
   if (lockout.count >= config.lockoutFailures) {
     if (state.usage !== undefined) await identifyLockedOut(state, call, headers);
     return refuseLockedOut(state, response, call, lockout);
@@ -64,8 +62,7 @@ export async function serveApiCall(
       return refuseCall(response, call, parsed.code);
     }
     if (parsed.kind === "key") {
-      const checked = state.credentials.checkKey(parsed.key);
-      const check = checked instanceof Promise ? await checked : checked;
+      const check = await state.credentials.checkKey(parsed.key);
       if (!check.ok) {
         if (check.counts) await countLockoutFailure(state, call.ip);
         return refuseCall(response, call, check.code);
@@ -99,8 +96,7 @@ export async function serveApiCall(
   }
 
   if (call.pools.length > 0) {
-    const took = admission.take(call.headers, call.pools, route, true);
-    const taken = took instanceof Promise ? await took : took;
+    const taken = await admission.take(call.headers, call.pools, route, true);
     if (taken.refusedBy) return refuseRateLimited(response, call, taken.refusedBy, taken.result.retryAfterMs);
   }
   const hubUrl = route.forwardsQuery && mark !== -1 ? url : path;

@@ -1,33 +1,24 @@
 import type { Cached, CredentialResolverState } from "./credential-resolver-state.js";
 import { sweepExpired } from "./sweep-expired.js";
 
-/**
- * A lookup reused for cacheMs: concurrent lookups of one credential share one store query; a failed query is
- * not cached. A hit whose query has answered is its row at once, not a promise.
- */
+/** A lookup reused for cacheMs: concurrent lookups of one credential share one store query; a failed query is not cached. */
 export function cachedLookup<T>(
   state: CredentialResolverState,
   cache: Map<string, Cached<T>>,
   id: string,
   load: () => Promise<T>,
-): T | Promise<T> {
+): Promise<T> {
   const nowMs = state.clock.now();
   const hit = cache.get(id);
-  if (hit && hit.expiresAtMs > nowMs) return hit.answered ? (hit.row as T) : hit.lookup;
+  if (hit && hit.expiresAtMs > nowMs) return hit.lookup;
   if (hit) cache.delete(id);
   sweepExpired(cache, nowMs);
   const lookup = load();
-  const entry: Cached<T> = { expiresAtMs: nowMs + state.cacheMs, lookup, answered: false, row: undefined };
+  const entry = { expiresAtMs: nowMs + state.cacheMs, lookup };
   cache.set(id, entry);
-  lookup.then(
-    (row) => {
-      entry.row = row;
-      entry.answered = true;
-    },
-    () => {
-      if (cache.get(id) === entry) cache.delete(id);
-    },
-  );
+  lookup.catch(() => {
+    if (cache.get(id) === entry) cache.delete(id);
+  });
   while (cache.size > state.maxEntries) {
     const oldest = cache.keys().next();
     if (oldest.done) break;

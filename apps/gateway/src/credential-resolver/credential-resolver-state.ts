@@ -13,9 +13,6 @@ export interface CredentialResolverConfig {
 export interface Cached<T> {
   readonly expiresAtMs: number;
   readonly lookup: Promise<T>;
-  /** Set once the lookup has answered, so a hit reads it without waiting on the promise. */
-  answered: boolean;
-  row: T | undefined;
 }
 
 export type KeyRow = Awaited<ReturnType<AccessLookup["findKeyByHash"]>>;

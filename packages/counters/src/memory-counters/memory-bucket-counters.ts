@@ -5,7 +5,7 @@ import { type MemoryCountersState, sweepIdleEntries, touchEntry } from "./memory
 /** The token buckets, in memory. */
 export function memoryBucketCounters(state: MemoryCountersState): Pick<Counters, "take"> {
   return {
-    take(key, rule, cost = 1) {
+    async take(key, rule, cost = 1) {
       const nowMs = state.clock.now();
       sweepIdleEntries(state, nowMs);
       let bucket = state.buckets.get(key);

@@ -21,7 +21,7 @@ export function memorySlidingCounters(
       return slidingCount(times, windowMs, limit, nowMs);
     },
 
-    peekSliding(key, windowMs, limit): SlidingCount {
+    async peekSliding(key, windowMs, limit): Promise<SlidingCount> {
       const nowMs = state.clock.now();
       return slidingCount(state.logs.get(key)?.times ?? [], windowMs, limit, nowMs);
     },
