@@ -31,6 +31,7 @@ import { resolveQuoteRoute } from "../apps/hub/src/quotes/resolve-quote-route.js
 import type { ProviderConfigInput } from "../apps/hub/src/providers/index.js";
 import { profiled } from "./cpu-profile.js";
 import { measureFloorRound } from "./quotes-floor.js";
+import { measureHttpFloor } from "./quotes-http-floor.js";
 
 const PROVIDER_DELAYS_MS = [10, 25];
 /** The level the goals are set at; the floor round runs as many rounds, as many in flight. */
@@ -203,14 +204,15 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
   const db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
   const answers = new Map<string, string>();
   const providers = await startCannedProviders(PROVIDER_DELAYS_MS);
+  // Long enough that a loaded machine shows up as overhead, not as refusals.
+  const providerTimeoutMs = 14_000;
   const providerConfigs: ProviderConfigInput[] = providers.urls.map((url, i) => ({
     id: `p${i}`,
     kind: "oif-aggregator",
     dialect: "oif-aggregator",
     baseUrl: url,
     connections: 128,
-    // Long enough that a loaded machine shows up as overhead, not as refusals.
-    timeoutMs: 14_000,
+    timeoutMs: providerTimeoutMs,
   }));
   const quoteInserts = { statements: 0, rows: 0 };
   const hub = createTestHubApp({
@@ -262,6 +264,8 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
     const slowest = Math.max(...PROVIDER_DELAYS_MS);
     const upstreamCalls = providers.urls.length * route.lanes.length;
     let unattributedRounds = 0;
+    /** A success answer's bytes: what the HTTP floor's incoming POST answers. */
+    let answerBytes: Buffer | undefined;
     const asRound = providerHolds();
     /** The round's answer time and its slowest provider's real hold, or undefined when refused. */
     const quoteOnce = async (): Promise<{ elapsed: number; heldMs: number } | undefined> => {
@@ -282,6 +286,7 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
       // A success envelope starts with these bytes (apps/hub/src/http/answer.ts); only a refusal is
       // parsed, so the benchmark's own JSON.parse of every answer is not counted as the hub's CPU.
       if (answer.body.subarray(0, SUCCESS_HEAD.length).equals(SUCCESS_HEAD)) {
+        answerBytes ??= answer.body;
         // A round whose calls were not all counted takes the nominal delay (the round's hold is unknown).
         if (calls === upstreamCalls) return { elapsed, heldMs };
         unattributedRounds += 1;
@@ -428,6 +433,19 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
       concurrency: LEVEL_64.concurrency,
       idleCpuMsPerMs,
     });
+    if (answerBytes === undefined) throw new Error("no round was answered");
+    // The round's HTTP on bare transports, on the same providers and answers, as many rounds in flight.
+    const httpFloor = await measureHttpFloor({
+      route,
+      providerUrls: providers.urls,
+      providerTimeoutMs,
+      payload,
+      answer: answerBytes,
+      rounds: LEVEL_64.rounds,
+      concurrency: LEVEL_64.concurrency,
+      idleCpuMsPerMs,
+    });
+    const floorAndHttp = floorRound.hubCpuMsPerRound + httpFloor.hubCpuMsPerRound;
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
     return {
       what: "POST /quote time in the hub minus the longest time a provider really held one of the round's calls (AboveNominal: minus the slowest provider's nominal delay)",
@@ -440,9 +458,22 @@ export async function run(options: { memoryRounds?: number } = {}): Promise<obje
       loadAverage1m: loadavg()[0],
       idleCpuMsPerSecond: round(idleCpuMsPerMs * 1000),
       byConcurrency: results,
-      floorRound,
+      floorRound: {
+        ...floorRound,
+        httpFloor: {
+          ...httpFloor,
+          // The least the goal's ratio can be: the floor and the round's upstream HTTP on bare node:http
+          // (Net: on node:net, framing alone).
+          floorAndHttpToFloor: ratio(floorAndHttp, floorRound.hubCpuMsPerRound),
+          floorAndHttpNetToFloor: ratio(
+            floorRound.hubCpuMsPerRound + httpFloor.parts.outgoingNetMs,
+            floorRound.hubCpuMsPerRound,
+          ),
+        },
+      },
       ratios: {
         hubCpuAt64ToFloor: ratio(at64.cpuMsPerRound, floorRound.hubCpuMsPerRound),
+        hubCpuAt64ToFloorAndHttp: ratio(at64.cpuMsPerRound, floorAndHttp),
         p99At64ToFifoBound: ratio(at64.overheadP99Ms, 64 * at64.cpuMsPerRound),
         goals: { hubCpuAt64ToFloor: "<= 1.5", p99At64ToFifoBound: "<= 1.0" },
       },
