@@ -40,16 +40,8 @@ function checkFieldLine(line: string): number {
   return colon;
 }
 
-/**
- * Every header line after `from` well formed (a token, a colon, a value of allowed characters; lines end in
- * CRLF): one test instead of checkFieldLine's per line. A head it refuses is read line by line for its error.
- */
-const FIELD_LINES = /(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[\t\u0020-\u007e\u0080-\u00ff]*(?:\r\n|$))*$/y;
-
 /** The header lines after the status line, checked as llhttp does, and their values as undici keeps them. */
 function readHeaderFields(head: string, from: number): HeaderFields {
-  FIELD_LINES.lastIndex = from;
-  const wellFormed = FIELD_LINES.test(head);
   let start = from;
   const headers: AnswerHeaders = {};
   const rawHeaders: string[] = [];
@@ -59,24 +51,17 @@ function readHeaderFields(head: string, from: number): HeaderFields {
   let contentLength: string | undefined;
   let transferEncoding: string | undefined;
   while (start < head.length) {
-    const lineStart = start;
-    let end = head.indexOf("\r\n", lineStart);
+    let end = head.indexOf("\r\n", start);
     if (end === -1) end = head.length;
-    let colon: number;
-    if (wellFormed) colon = head.indexOf(":", lineStart);
-    else colon = lineStart + checkFieldLine(head.slice(lineStart, end));
-    const rawName = head.slice(lineStart, colon);
-    const name = rawName.toLowerCase();
-    // llhttp drops the whitespace before a value, not after it, and undici keeps what it gives.
-    let valueStart = colon + 1;
-    while (valueStart < end && (head.charCodeAt(valueStart) === 32 || head.charCodeAt(valueStart) === 9)) {
-      valueStart += 1;
-    }
-    const value = head.slice(valueStart, end);
+    const line = head.slice(start, end);
     start = end + 2;
-    headerBytes += rawName.length + value.length;
+    const colon = checkFieldLine(line);
+    const name = line.slice(0, colon).toLowerCase();
+    // llhttp drops the whitespace before a value, not after it, and undici keeps what it gives.
+    const value = line.slice(colon + 1).replace(/^[ \t]+/, "");
+    headerBytes += colon + value.length;
     if (headerBytes >= MAX_HEADER_BYTES) throw headersOverflow();
-    rawHeaders.push(rawName, value);
+    rawHeaders.push(line.slice(0, colon), value);
     if (name === "connection") connection += value;
     else if (name === "keep-alive") keepAliveValue += value;
     else if (name === "content-length") {

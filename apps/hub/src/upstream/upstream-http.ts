@@ -79,7 +79,6 @@ export function createUpstreamSender(
 ): UpstreamSender {
   const base = new URL(config.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, "");
-  const { origin } = base;
   const connections = createUpstreamConnectionPool(base, config.connections);
   const requestBytes = createRequestEncoder(base.host, config.headers);
 
@@ -99,7 +98,7 @@ export function createUpstreamSender(
         const bytes = requestBytes(method, fullPath, body);
         let tag: object | undefined;
         if (requestCreated.hasSubscribers || answerHeadRead.hasSubscribers) {
-          tag = { origin, method, path: fullPath };
+          tag = { origin: base.origin, method, path: fullPath };
           requestCreated.publish({ request: tag });
         }
         const reader = new UpstreamAnswerParser(
