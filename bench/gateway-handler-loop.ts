@@ -14,11 +14,11 @@ import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { pino } from "pino";
 import { Registry } from "prom-client";
 import { createApiCallHandler } from "../apps/gateway/src/create-api-call-handler.js";
-import { HubAnswerParser } from "../apps/gateway/src/hub-answer-parser.js";
 import { createGatewayMetrics } from "../apps/gateway/src/gateway-metrics.js";
+import { HubAnswerParser } from "../apps/gateway/src/hub-answer-parser.js";
 import { singleKeyStore } from "./bench-gateway.js";
-import { profiled } from "./cpu-profile.js";
 import { benchCatalog } from "./gateway-catalog.js";
+import { measureHandlerLoop } from "./handler-loop.js";
 
 const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
 const calls = Number(process.env.N ?? 200_000);
@@ -87,25 +87,11 @@ function once(i: number): Promise<void> {
   );
 }
 
-async function run(count: number): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      next += 1;
-      await once(next);
-    }
-  };
-  await Promise.all(Array.from({ length: 16 }, worker));
-}
-
-await run(20_000);
-await profiled("handler-loop", async () => {
-  for (let round = 0; round < rounds; round++) {
-    const before = process.cpuUsage();
-    await run(calls);
-    const cpu = process.cpuUsage(before);
-    console.log(JSON.stringify({ round, cpuMicrosPerCall: +((cpu.user + cpu.system) / calls).toFixed(2) }));
-  }
+await measureHandlerLoop({
+  label: "handler-loop",
+  calls,
+  rounds,
+  once,
 });
 if (answeredBytes === 0) throw new Error("no answer was written");
 await credentials.close();

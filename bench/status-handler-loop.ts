@@ -9,19 +9,17 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { systemClock } from "@hub/clock";
 import { createMemoryCounters } from "@hub/counters";
 import { createCredentialResolver, createInProcessHubTransport, gatewayConfigSchema } from "@hub/gateway-app";
-import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { createTestDatabases } from "@hub/store";
 import { pino } from "pino";
 import { Registry } from "prom-client";
-import { startScriptedAggregator } from "../apps/hub/test/fixtures/scripted-aggregator.js";
-import { seedAckedOrders } from "../apps/hub/test/store/order-status-seed.js";
 import { createApiCallHandler } from "../apps/gateway/src/create-api-call-handler.js";
 import { createGatewayMetrics } from "../apps/gateway/src/gateway-metrics.js";
+import { startScriptedAggregator } from "../apps/hub/test/fixtures/scripted-aggregator.js";
+import { seedAckedOrders } from "../apps/hub/test/store/order-status-seed.js";
 import { singleKeyStore } from "./bench-gateway.js";
-import { profiled } from "./cpu-profile.js";
-import { benchCatalog } from "./gateway-catalog.js";
+import { measureHandlerLoop } from "./handler-loop.js";
+import { createStatusBenchHub, STATUS_BENCH_HUB_SECRET } from "./status-hub.js";
 
-const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
 const ORG = "org_bench";
 const SUBJECT = "bench-user";
 const calls = Number(process.env.N ?? 200_000);
@@ -30,26 +28,12 @@ const quiet = pino({ level: "silent" });
 const databases = createTestDatabases({ databaseUrl: undefined });
 const db = await databases.open("pglite");
 const aggregator = await startScriptedAggregator();
-const hub = createTestHubApp({
-  config: { gatewayCredential: HUB_SECRET, perIpBucket: { ratePerSecond: 1e9, burst: 1e9 } },
-  catalog: benchCatalog(),
-  logger: quiet,
-  sql: db.sql,
-  providers: [
-    {
-      id: "scripted",
-      kind: "oif-aggregator",
-      dialect: "oif-aggregator",
-      baseUrl: aggregator.url,
-      timeoutMs: 2000,
-    },
-  ],
-});
+const hub = createStatusBenchHub(db.sql, aggregator.url, quiet);
 const { key, store } = singleKeyStore(ORG);
 const credentials = createCredentialResolver({}, { store, logger: quiet });
 const handler = createApiCallHandler({
   config: gatewayConfigSchema.parse({
-    hubCredential: HUB_SECRET,
+    hubCredential: STATUS_BENCH_HUB_SECRET,
     organizationPool: { ratePerSecond: 1e9, burst: 1e9 },
   }),
   credentials,
@@ -111,26 +95,14 @@ function once(i: number): Promise<void> {
   );
 }
 
-async function run(count: number): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      next += 1;
-      await once(next);
-    }
-  };
-  await Promise.all(Array.from({ length: 16 }, worker));
-}
-
-await run(20_000);
-if (refused > 0) throw new Error(`${refused} reads were not answered 200`);
-await profiled("status-handler-loop", async () => {
-  for (let round = 0; round < rounds; round++) {
-    const before = process.cpuUsage();
-    await run(calls);
-    const cpu = process.cpuUsage(before);
-    console.log(JSON.stringify({ round, cpuMicrosPerCall: +((cpu.user + cpu.system) / calls).toFixed(2) }));
-  }
+await measureHandlerLoop({
+  label: "status-handler-loop",
+  calls,
+  rounds,
+  once,
+  afterWarmUp: () => {
+    if (refused > 0) throw new Error(`${refused} reads were not answered 200`);
+  },
 });
 if (answered === 0 || refused > 0) throw new Error(`answered ${answered}, refused ${refused}`);
 await credentials.close();

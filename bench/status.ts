@@ -10,17 +10,15 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { cpus, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
-import { createTestHubApp } from "@hub/hub-app/test-harness";
 import { createTestDatabases } from "@hub/store";
 import { pino } from "pino";
 import { Pool } from "undici";
 import { startScriptedAggregator } from "../apps/hub/test/fixtures/scripted-aggregator.js";
 import { seedAckedOrders } from "../apps/hub/test/store/order-status-seed.js";
 import { startBenchGateway } from "./bench-gateway.js";
-import { benchCatalog } from "./gateway-catalog.js";
 import { load } from "./load-process.js";
+import { createStatusBenchHub, STATUS_BENCH_HUB_SECRET } from "./status-hub.js";
 
-const HUB_SECRET = "bench-gateway-credential-0123456789abcdef";
 const ORG = "org_bench";
 const SUBJECT = "bench-user";
 /** The goal: cached reads through the gateway at least this share of bare node:http's reads per second. */
@@ -42,22 +40,8 @@ export async function run(
   const databases = createTestDatabases({ databaseUrl: process.env.DATABASE_URL });
   const db = await databases.open(process.env.DATABASE_URL ? "postgres" : "pglite");
   const aggregator = await startScriptedAggregator();
-  const hub = createTestHubApp({
-    config: { gatewayCredential: HUB_SECRET, perIpBucket: { ratePerSecond: 1e9, burst: 1e9 } },
-    catalog: benchCatalog(),
-    logger: quiet,
-    sql: db.sql,
-    providers: [
-      {
-        id: "scripted",
-        kind: "oif-aggregator",
-        dialect: "oif-aggregator",
-        baseUrl: aggregator.url,
-        timeoutMs: 2000,
-      },
-    ],
-  });
-  const gateway = await startBenchGateway(hub, { hubSecret: HUB_SECRET, organization: ORG });
+  const hub = createStatusBenchHub(db.sql, aggregator.url, quiet);
+  const gateway = await startBenchGateway(hub, { hubSecret: STATUS_BENCH_HUB_SECRET, organization: ORG });
   const { url, key } = gateway;
   const pool = new Pool(url, { connections });
   const headers = { "x-api-key": key, "x-service-subject": SUBJECT };
